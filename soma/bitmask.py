@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from bitarray import bitarray, frozenbitarray
 from bitarray.util import ba2int, int2ba
@@ -35,6 +36,15 @@ class Target:
     @property
     def size(self) -> int:
         return len(self.cells)
+
+    @cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell index, the indices of the target cells that share a face with it."""
+        out = []
+        for x, y, z in self.cells:
+            near = ((x - 1, y, z), (x + 1, y, z), (x, y - 1, z), (x, y + 1, z), (x, y, z - 1), (x, y, z + 1))
+            out.append(tuple(sorted(self.index[n] for n in near if n in self.index)))
+        return tuple(out)
 
     @property
     def dims(self) -> tuple[int, int, int]:
@@ -102,6 +112,12 @@ def from_hex(text: str, target: Target = CUBE) -> frozenbitarray:
 
 def picture(mask: bitarray, target: Target = CUBE, on: str = "#", off: str = ".") -> str:
     """The layers z = 0, 1, ... side by side, row y = 0 on top, x left to right; ' ' for no cell."""
+    return layers([on if b else off for b in mask], target)
+
+
+def layers(marks, target: Target = CUBE, paint=None) -> str:
+    """One mark per cell (in bit order) drawn as the target's layers side by side: z = 0 on the
+    left, row y = 0 on top, x left to right. `paint(mark)` may wrap a mark (colour, say)."""
     nx, ny, nz = target.dims
     rows = []
     for y in range(ny):
@@ -110,7 +126,8 @@ def picture(mask: bitarray, target: Target = CUBE, on: str = "#", off: str = "."
             row = ""
             for x in range(nx):
                 i = target.index.get((x, y, z))
-                row += " " if i is None else (on if mask[i] else off)
+                mark = " " if i is None else marks[i]
+                row += paint(mark) if paint and i is not None else mark
             layer_rows.append(row)
         rows.append("  ".join(layer_rows))
     header = "  ".join(f"z={z}".ljust(nx) for z in range(nz))

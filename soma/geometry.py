@@ -16,7 +16,8 @@ MIRROR_X: Matrix = ((-1, 0, 0), (0, 1, 0), (0, 0, 1))    # (x, y, z) -> (-x, y, 
 def apply(m: Matrix, cell: Cell) -> Cell:
     """The image of one cell under a matrix."""
     x, y, z = cell
-    return tuple(r[0] * x + r[1] * y + r[2] * z for r in m)  # type: ignore[return-value]
+    (a, b, c), (d, e, f), (g, h, i) = m
+    return a * x + b * y + c * z, d * x + e * y + f * z, g * x + h * y + i * z
 
 
 def compose(a: Matrix, b: Matrix) -> Matrix:
@@ -59,10 +60,9 @@ def is_proper(m: Matrix) -> bool:
 def normalize(cells: Iterable[Cell]) -> Shape:
     """The cells moved so that their smallest x, y and z are 0, sorted by (z, y, x)."""
     cells = list(cells)
-    mx = min(c[0] for c in cells)
-    my = min(c[1] for c in cells)
-    mz = min(c[2] for c in cells)
-    return tuple(sorted(((x - mx, y - my, z - mz) for x, y, z in cells), key=zyx))
+    xs, ys, zs = zip(*cells)
+    mx, my, mz = min(xs), min(ys), min(zs)
+    return tuple(sorted([(x - mx, y - my, z - mz) for x, y, z in cells], key=zyx))
 
 
 def zyx(cell: Cell) -> tuple[int, int, int]:

@@ -1,0 +1,195 @@
+"""Solving under a counting convention, and the solutions file (text and JSON).
+
+Conventions: `unique` (up to rotation and reflection, 240 for Soma), `rotations` (up to rotation,
+480) and `all` (every fixed solution, 11,520). A solution is written as its letters: one piece
+name per cell, in bit order. Unique and rotation solutions are written in canonical form, the
+least image in string order, and every list is sorted, so a file is the same whatever the
+strategy that found it.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from .problem import SOMA_CUBE, Puzzle, seed_groups, soma_problem
+from .solver import CellSearch, EventCallback, SearchStats, Solution, fixed_order
+from .symmetry import Canonizer, Counts, count_classes, rotation_subgroup
+
+STRATEGIES = ("first-cell", "fixed-order")
+CONVENTIONS = ("unique", "rotations", "all")
+FORMAT_NAME, FORMAT_VERSION = "soma-solutions", 1
+
+CONVENTION_WORDS = {
+    "unique": "unique up to rotation and reflection (each line is the least of its images under "
+              "the 48 symmetries of the cube, a reflection swapping A and B)",
+    "rotations": "unique up to rotation (each line is the least of its images under the 24 rotations)",
+    "all": "every fixed solution (pieces in place, no symmetry applied)",
+}
+
+
+@dataclass
+class SolveResult:
+    """What `solve` found: sorted letter strings, the search's counts and its times."""
+    strategy: str
+    convention: str
+    solutions: list[str]
+    stats: SearchStats
+    seconds: float = 0.0
+    search_seconds: float = 0.0
+    complete: bool = True
+    puzzle: Puzzle = field(default=SOMA_CUBE, repr=False)
+
+
+def raw_solutions(strategy: str, convention: str, puzzle: Puzzle = SOMA_CUBE,
+                  on_event: EventCallback | None = None,
+                  stats: SearchStats | None = None) -> Iterator[Solution]:
+    """The search itself: fixed-order runs the seed's search; first-cell searches every
+    placement for `all`, and one piece held at its symmetry representatives otherwise."""
+    if strategy == "fixed-order":
+        return fixed_order(seed_groups(puzzle), puzzle.size, on_event, stats)
+    problem = soma_problem(convention, puzzle)
+    return CellSearch(problem.placements, puzzle.target, held=problem.held).solutions(on_event, stats)
+
+
+def _distinct(letters: Iterable[str], key: Callable[[str], str] | None) -> Iterator[str]:
+    seen: set[str] = set()
+    for s in letters:
+        k = key(s) if key else s
+        if k not in seen:
+            seen.add(k)
+            yield k
+
+
+def _expand(unique: Iterable[str], canonizer: Canonizer, rotations: Canonizer | None) -> Iterator[str]:
+    """Every fixed solution (or rotation class) of each unique class, class by class."""
+    for s in unique:
+        images = dict.fromkeys(canonizer.images(s))
+        if rotations is None:
+            yield from images
+            continue
+        covered: set[str] = set()
+        for t in images:                 # the orbit splits into one or two rotation classes
+            if t not in covered:
+                turned = rotations.images(t)
+                covered.update(turned)
+                yield min(turned)
+
+
+def solve(strategy: str = "first-cell", convention: str = "unique", limit: int | None = None,
+          puzzle: Puzzle = SOMA_CUBE, on_event: EventCallback | None = None,
+          on_solution: Callable[[str], None] | None = None) -> SolveResult:
+    """Search and collect the solutions of a convention, sorted (the first `limit` found)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
+    if convention not in CONVENTIONS:
+        raise ValueError(f"unknown convention {convention!r}: use one of {', '.join(CONVENTIONS)}")
+    start = time.perf_counter()
+    full = Canonizer(puzzle.group)
+    stats = SearchStats()
+    search = raw_solutions(strategy, convention, puzzle, on_event, stats)
+    letters = (s.letters(puzzle.size) for s in search)
+    search_time = [0.0]
+
+    def timed(it: Iterator[str]) -> Iterator[str]:
+        t = time.perf_counter()
+        for s in it:
+            search_time[0] += time.perf_counter() - t
+            yield s
+            t = time.perf_counter()
+        search_time[0] += time.perf_counter() - t
+
+    letters = timed(letters)
+    if convention == "all" and strategy == "first-cell":
+        found: Iterator[str] = _distinct(letters, None)
+    else:
+        found = _distinct(letters, full.canonical)
+        if convention != "unique":
+            rots = None if convention == "all" else Canonizer(rotation_subgroup(puzzle.group))
+            found = _expand(found, full, rots)
+    out: list[str] = []
+    complete = True
+    for s in found:
+        if limit is not None and len(out) >= limit:
+            complete = False
+            break
+        out.append(s)
+        if on_solution:
+            on_solution(s)
+    search.close()
+    out.sort()
+    return SolveResult(strategy, convention, out, stats, time.perf_counter() - start,
+                       search_time[0], complete, puzzle)
+
+
+def count(puzzle: Puzzle = SOMA_CUBE) -> tuple[Counts, SearchStats]:
+    """The three counts from the unique search, expanded exactly by the symmetry group."""
+    result = solve("first-cell", "unique", puzzle=puzzle)
+    return count_classes(result.solutions, puzzle.group), result.stats
+
+
+def regenerate_command(convention: str, path: str = "data/solutions.txt") -> str:
+    flag = {"unique": "--unique", "rotations": "--rotations", "all": "--all"}[convention]
+    return f"soma solve {flag} --out {path}"
+
+
+def format_text(result: SolveResult, out_path: str = "data/solutions.txt") -> str:
+    """The solutions file: '#' header lines, then 'number letters' per line."""
+    puzzle = result.puzzle
+    names = " ".join(f"{p.name}={p.long_name}" for p in puzzle.pieces)
+    head = [
+        f"# {FORMAT_NAME} {FORMAT_VERSION}: {len(result.solutions)} solutions of the {puzzle.name}",
+        f"# convention: {CONVENTION_WORDS[result.convention]}",
+        "# cells: one piece letter per cell, cell (x, y, z) at position x + 3y + 9z "
+        "(x, y, z in 0..2; z is the layer)",
+        f"# pieces: {names}",
+        "# order: lines sorted as strings; numbers count from 1",
+        f"# regenerate: {regenerate_command(result.convention, out_path)}",
+    ]
+    body = [f"{n} {s}" for n, s in enumerate(result.solutions, 1)]
+    return "\n".join(head + body) + "\n"
+
+
+def solution_record(number: int, letters: str, puzzle: Puzzle = SOMA_CUBE) -> dict:
+    pieces = {p.name: [i for i, ch in enumerate(letters) if ch == p.name] for p in puzzle.pieces}
+    return {"number": number, "letters": letters, "pieces": pieces}
+
+
+def format_json(result: SolveResult) -> str:
+    """The same solutions for programs: number, letters and each piece's cell indices."""
+    puzzle = result.puzzle
+    doc = {
+        "format": FORMAT_NAME, "version": FORMAT_VERSION, "puzzle": puzzle.name,
+        "convention": result.convention, "cell_index": "x + 3y + 9z",
+        "pieces": {p.name: {"name": p.long_name, "colour": p.colour} for p in puzzle.pieces},
+        "count": len(result.solutions),
+        "solutions": [solution_record(n, s, puzzle) for n, s in enumerate(result.solutions, 1)],
+    }
+    return json.dumps(doc, indent=1) + "\n"
+
+
+class SolutionsFileError(ValueError):
+    """A solutions file that cannot be read: the message names the file and line."""
+
+
+def read_text(path: str, size: int = 27) -> list[str]:
+    """The letter strings of a solutions file, in its order (numbers must run 1, 2, ...)."""
+    out = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                parts = line.split()
+                if len(parts) != 2 or not parts[0].isdigit() or len(parts[1]) != size:
+                    raise SolutionsFileError(f"{path}:{lineno}: expected 'number letters' with "
+                                             f"{size} letters, got {line[:60]!r}")
+                if int(parts[0]) != len(out) + 1:
+                    raise SolutionsFileError(f"{path}:{lineno}: solution number {parts[0]}, "
+                                             f"expected {len(out) + 1}")
+                out.append(parts[1])
+    except UnicodeDecodeError:
+        raise SolutionsFileError(f"{path}: not a text file (expected UTF-8 solutions)") from None
+    return out

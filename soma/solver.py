@@ -1,0 +1,274 @@
+"""Backtracking over placement masks: test with AND, place with OR, remove with AND-NOT.
+
+Both searches are generators of `Solution`s with the same signature shape; they never print, open
+files or read clocks. An optional `on_event(kind, placement)` callback sees every step
+(`test`, `place`, `remove`, `solution`), and an optional `SearchStats` counts them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from bitarray import bitarray
+
+from .bitmask import Placement, Target
+
+TEST, PLACE, REMOVE, SOLUTION = "test", "place", "remove", "solution"
+EventCallback = Callable[[str, Placement | None], None]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A filled target: the placements in the order the search put them down."""
+    placements: tuple[Placement, ...]
+
+    def letters(self, size: int, empty: str = ".") -> str:
+        """One piece letter per target cell, in bit order ('.' for a cell left empty)."""
+        out = [empty] * size
+        for p in self.placements:
+            for i in p.cells:
+                out[i] = p.piece
+        return "".join(out)
+
+
+@dataclass
+class SearchStats:
+    """What a search did: placements (OR), removals (AND-NOT), overlap tests (AND), solutions."""
+    placements: int = 0
+    removals: int = 0
+    tests: int = 0
+    solutions: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"placements": self.placements, "removals": self.removals,
+                "tests": self.tests, "solutions": self.solutions}
+
+
+def _with_complements(ps: Sequence[Placement], size: int) -> tuple[tuple[Placement, bitarray, bitarray], ...]:
+    """Each placement with its mask and the mask's complement (for AND-NOT as one AND)."""
+    return tuple((p, p.mask, ~p.mask) for p in ps)
+
+
+def fixed_order(groups: Sequence[Sequence[Placement]], size: int,
+                on_event: EventCallback | None = None,
+                stats: SearchStats | None = None) -> Iterator[Solution]:
+    """The seed's search (Jahanbakhsh): piece k tries every placement of groups[k] in turn.
+
+    With the Soma groups (L held at its two placements, then P A B Z T V) it finds the 240
+    with 38,594 placements, 38,594 removals and 3,078,514 tests.
+    """
+    levels = [_with_complements(g, size) for g in groups]
+    last = len(levels) - 1
+    occupied = bitarray(size)
+    chosen: list[Placement] = []
+    st = stats if stats is not None else SearchStats()
+    emit = on_event
+
+    def backtrack(k: int) -> Iterator[Solution]:
+        nonlocal occupied
+        st.tests += len(levels[k])
+        for p, mask, notmask in levels[k]:
+            if emit:
+                emit(TEST, p)
+            if (occupied & mask).any():          # test with AND: overlaps something
+                continue
+            occupied |= mask                     # place with OR
+            chosen.append(p)
+            st.placements += 1
+            if emit:
+                emit(PLACE, p)
+            if k == last:
+                st.solutions += 1
+                if emit:
+                    emit(SOLUTION, None)
+                yield Solution(tuple(chosen))
+            else:
+                yield from backtrack(k + 1)
+            occupied &= notmask                  # remove with AND-NOT
+            chosen.pop()
+            st.removals += 1
+            if emit:
+                emit(REMOVE, p)
+
+    if levels:
+        yield from backtrack(0)
+
+
+class _CellTable:
+    """The first-cell search's tables, as bitarrays over all placements (numbered 0..n-1):
+    which placements start at each cell, which cover it, and which stay possible once each one is
+    placed; and the memo of a node's scalar test count, keyed by spent * size + cell."""
+
+    def __init__(self, placements: Mapping[str, Sequence[Placement]], target: Target,
+                 copies: Mapping[str, int] | None, held: str | None):
+        self.tests: dict[int, int] = {}
+        size = self.size = target.size
+        self.names = list(placements)
+        self.flat = [p for name in self.names for p in placements[name]]
+        self.slot = [self.names.index(p.piece) for p in self.flat]
+        self.copies = [copies.get(n, 1) if copies else 1 for n in self.names]
+        self.held = [i for i, p in enumerate(self.flat) if p.piece == held]
+        n = len(self.flat)
+        self.covering = [bitarray(n) for _ in range(size)]  # covering[cell]: placements on it
+        self.starts = [bitarray(n) for _ in range(size)]    # starts[cell]: first cell is cell
+        self.piece = [bitarray(n) for _ in self.names]      # piece[slot]: its placements
+        for i, p in enumerate(self.flat):
+            for c in p.cells:
+                self.covering[c][i] = 1
+            if p.piece != held:
+                self.starts[p.cells[0]][i] = 1
+            self.piece[self.slot[i]][i] = 1
+        self.masks = [p.mask for p in self.flat]
+        self.complements = [~m for m in self.masks]
+        self.keep, self.keep_last, self.around = [], [], []
+        for i, p in enumerate(self.flat):
+            hit = bitarray(n)
+            for c in p.cells:
+                hit |= self.covering[c]
+            self.keep.append(~hit)                                     # no shared cell
+            self.keep_last.append(~(hit | self.piece[self.slot[i]]))   # ... and piece used up
+            near = {j for c in p.cells for j in target.neighbours[c]} - set(p.cells)
+            self.around.append(tuple(sorted(near)))
+        self.all = ~bitarray(n)
+
+    def unused(self, spent: int) -> bitarray:
+        """The placements of pieces with copies left (`spent` has bit s set when slot s has none)."""
+        u = self.all.copy()
+        for s, bits in enumerate(self.piece):
+            if spent >> s & 1:
+                u &= ~bits
+        return u
+
+    def count_tests(self, key: int) -> int:
+        """The scalar test count of a node (see `tests`), computed and remembered."""
+        spent, cell = divmod(key, self.size)
+        t = self.tests[key] = (self.unused(spent) & self.starts[cell]).count()
+        return t
+
+
+class CellSearch:
+    """Always fill the lowest-numbered empty cell, trying only placements whose first cell it is.
+
+    Over the Soma cube's 688 placements it finds the 11,520 fixed solutions. `copies` gives how
+    many interchangeable copies of a piece there are (1 when absent). A `held` piece is put down
+    first, at each of its placements in turn (one per symmetry class, say), before the search
+    fills cells in order with the others.
+
+    The AND tests of one node run in parallel: `alive` has a bit per placement, cleared when the
+    placement meets an occupied cell or its piece is used up, so `alive & starts[cell]` is every
+    candidate that passes the test `not (occupied & mask).any()`, in list order. After a
+    placement, an empty cell beside it that no live placement covers ends the branch (a dead
+    cell). The `tests` in `stats` (and the `test` events) are those of testing each node's
+    candidates one by one.
+
+    The tables are built once, by the constructor; `solutions()` runs the search.
+    """
+
+    def __init__(self, placements: Mapping[str, Sequence[Placement]], target: Target,
+                 copies: Mapping[str, int] | None = None, held: str | None = None):
+        self.table = _CellTable(placements, target, copies, held)
+
+    def solutions(self, on_event: EventCallback | None = None,
+                  stats: SearchStats | None = None) -> Iterator[Solution]:
+        """The solutions, one by one, in search order."""
+        return _cell_search(self.table, on_event, stats if stats is not None else SearchStats())
+
+
+def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats) -> Iterator[Solution]:
+    flat, slot_of, masks, complements = tab.flat, tab.slot, tab.masks, tab.complements
+    keep, keep_last, starts, covering, around = tab.keep, tab.keep_last, tab.starts, tab.covering, tab.around
+    size = tab.size
+    left = list(tab.copies)
+    single = all(c == 1 for c in left)         # no copies to count: every piece is used once
+    bit = [1 << s for s in slot_of]
+    occupied = bitarray(size)
+    chosen: list[Placement] = []
+    placed = removed = tests = found = 0
+    tests_at, count_tests = tab.tests.get, tab.count_tests
+
+    def tested(ids, alive: bitarray):
+        """The candidates one by one as `test` events, passing on those that fit."""
+        for i in ids:
+            emit(TEST, flat[i])
+            if alive[i]:
+                yield i
+
+    def search(ids, alive: bitarray, spent: int) -> Iterator[Solution]:
+        nonlocal occupied, placed, removed, tests, found
+        for i in ids:
+            occupied |= masks[i]                 # place with OR
+            chosen.append(flat[i])
+            placed += 1
+            if emit:
+                emit(PLACE, flat[i])
+            if occupied.all():
+                found += 1
+                if emit:
+                    emit(SOLUTION, None)
+                yield Solution(tuple(chosen))
+            else:
+                if single or left[slot_of[i]] == 1:  # its last copy: drop the piece too
+                    nxt = alive & keep_last[i]
+                    nspent = spent | bit[i]
+                else:
+                    nxt = alive & keep[i]
+                    nspent = spent
+                for j in around[i]:              # a dead cell beside it ends the branch
+                    if not occupied[j] and not (nxt & covering[j]).any():
+                        break
+                else:
+                    cell = occupied.find(0)      # the lowest empty cell
+                    key = nspent * size + cell
+                    tests += tests_at(key) or count_tests(key)
+                    if emit:
+                        nids = tested((tab.unused(nspent) & starts[cell]).search(1), nxt)
+                    else:                        # every candidate that passes the AND test
+                        nids = (nxt & starts[cell]).search(1)
+                    if single:
+                        yield from search(nids, nxt, nspent)
+                    else:
+                        left[slot_of[i]] -= 1
+                        yield from search(nids, nxt, nspent)
+                        left[slot_of[i]] += 1
+            occupied &= complements[i]           # remove with AND-NOT
+            chosen.pop()
+            removed += 1
+            if emit:
+                emit(REMOVE, flat[i])
+
+    try:
+        if tab.held:                             # the held piece first, at each placement
+            tests += len(tab.held)
+            yield from search(tested(tab.held, tab.all) if emit else tab.held, tab.all, 0)
+        elif size:
+            tests += tab.count_tests(0)
+            ids = tested(starts[0].search(1), tab.all) if emit else starts[0].search(1)
+            yield from search(ids, tab.all, 0)
+    finally:
+        st.placements += placed
+        st.removals += removed
+        st.tests += tests
+        st.solutions += found
+
+
+def first_cell(placements: Mapping[str, Sequence[Placement]], target: Target,
+               on_event: EventCallback | None = None,
+               stats: SearchStats | None = None,
+               copies: Mapping[str, int] | None = None,
+               held: str | None = None) -> Iterator[Solution]:
+    """The first-cell search (see `CellSearch`), tables and all, as one generator."""
+    return CellSearch(placements, target, copies, held).solutions(on_event, stats)
+
+
+def held_groups(placements: Mapping[str, Sequence[Placement]], order: str,
+                held: Mapping[str, Sequence[Sequence[int]]] | None = None) -> list[list[Placement]]:
+    """The fixed-order groups: the pieces in `order`, a held piece restricted to the given cells."""
+    groups = []
+    for name in order:
+        ps = list(placements[name])
+        if held and name in held:
+            want = [tuple(sorted(c)) for c in held[name]]
+            by_cells = {p.cells: p for p in ps}
+            ps = [by_cells[c] for c in want]
+        groups.append(ps)
+    return groups
