@@ -59,6 +59,9 @@ def write_atomically(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)           # mkstemp makes 0600; give the usual mode
         os.replace(tmp, path)
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror}") from None
@@ -90,10 +93,22 @@ def progress_bar(unit: str):
 def cmd_solve(args) -> int:
     from . import solutions as S
     convention = args.convention or "unique"
-    if args.out:
-        _check_writable(args.out)
-    with progress_bar("solutions") as bar:
-        result = S.solve(args.strategy, convention, args.limit, on_solution=lambda s: bar.update())
+    for path in (args.out, args.trace):
+        if path:
+            _check_writable(path)
+    if args.trace_tests and not args.trace:
+        raise UserError("--trace-tests needs --trace FILE")
+    if args.trace:
+        from .problem import SOMA_CUBE
+        from .trace import TraceWriter
+        with progress_bar("events") as bar, TraceWriter(
+                args.trace, SOMA_CUBE, args.strategy, convention, args.command_line,
+                tests=args.trace_tests, progress=bar.update) as writer:
+            result = S.solve(args.strategy, convention, args.limit, on_event=writer,
+                             emit_tests=args.trace_tests)
+    else:
+        with progress_bar("solutions") as bar:
+            result = S.solve(args.strategy, convention, args.limit, on_solution=lambda s: bar.update())
     text = S.format_json(result) if args.format == "json" else S.format_text(result, args.out or "data/solutions.txt")
     if args.out:
         write_atomically(args.out, text)
@@ -107,6 +122,9 @@ def cmd_solve(args) -> int:
                    "seconds": round(result.seconds, 6), "search_seconds": round(result.search_seconds, 6)}
         if args.out:
             summary["out"] = args.out
+        if args.trace:
+            summary["trace"] = args.trace
+            summary["events"] = writer.step
         print(json.dumps(summary))
     elif args.out:
         print(f"wrote {len(result.solutions)} solutions ({convention}) to {args.out}", file=sys.stderr)
@@ -168,18 +186,96 @@ def cmd_show(args) -> int:
     if args.json:
         print(json.dumps(S.solution_record(args.number, letters)))
         return 0
-    paint = None
-    if _use_colour(args.color):
-        colours = {p.name: p.colour for p in SOMA}
-
-        def paint(mark: str) -> str:
-            r, g, b = (int(colours[mark][k:k + 2], 16) for k in (1, 3, 5))
-            return f"\x1b[48;2;{r};{g};{b}m\x1b[1;97m{mark}\x1b[0m" if mark in colours else mark
+    from .problem import SOMA_CUBE
+    paint = _painter(args.color, SOMA_CUBE)
     print(f"solution {args.number} of {len(sols)}: {letters}")
     print(layers(letters, CUBE, paint))
     names = by_name(SOMA)
     print("  ".join(f"{n}={names[n].long_name}" for n in "VLTZABP"))
     return 0
+
+
+def _open_trace(path: str):
+    import warnings
+    from .trace import Trace, TraceError, TraceWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", TraceWarning)
+        try:
+            trace = Trace.open(path)
+        except TraceError as e:
+            raise UserError(str(e)) from None
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    return trace
+
+
+def cmd_trace(args) -> int:
+    trace = _open_trace(args.file)
+    if args.format == "steps":
+        return _print_steps(trace)
+    if args.step is not None:
+        return _print_step(trace, args)
+    counts = trace.counts()
+    summary = {"file": args.file, "format": "soma-trace", "version": trace.header.version,
+               "puzzle": trace.puzzle.name, "strategy": trace.header.strategy,
+               "command": trace.header.command, "steps": len(trace),
+               "events": {k: counts.get(k, 0) for k in ("place", "remove", "solution", "test")},
+               "solutions": counts.get("solution", 0), "complete": not trace.truncated,
+               "first_solution_step": trace.next_solution(-1)}
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{args.file}: soma-trace {trace.header.version}, {trace.puzzle.name}, strategy {trace.header.strategy}")
+    print(f"  made by: {trace.header.command}")
+    print(f"  steps: {len(trace):,}" + ("" if not trace.truncated else " (cut short)"))
+    for kind, n in summary["events"].items():
+        print(f"  {kind:9s} {n:>10,}")
+    if summary["first_solution_step"] is not None:
+        print(f"  first solution at step {summary['first_solution_step']:,}")
+    return 0
+
+
+def _print_steps(trace) -> int:
+    names = {p.name: p.long_name for p in trace.puzzle.pieces}
+    from .trace import PLACE
+    out = [f"{n}. {names[trace.event(int(step)).placement.piece]}"
+           for n, step in enumerate((trace.kinds == PLACE).nonzero()[0])]
+    sys.stdout.write("\n".join(out) + ("\n" if out else ""))
+    return 0
+
+
+def _print_step(trace, args) -> int:
+    from .bitmask import layers, to_hex
+    if not -1 <= args.step < len(trace):
+        raise UserError(f"step {args.step} is out of range: {args.file} has steps 0 to {len(trace) - 1}")
+    state = trace.state(args.step)
+    event = trace.event(args.step) if args.step >= 0 else None
+    if args.json:
+        print(json.dumps({"step": args.step, "kind": event.kind if event else None,
+                          "placement": ({"piece": event.placement.piece, "number": event.placement.number}
+                                        if event and event.placement else None),
+                          "occupied": sorted(state.occupied.search(1)),
+                          "hex": to_hex(state.occupied), "pieces": state.pieces(),
+                          "next_solution": trace.next_solution(args.step),
+                          "previous_solution": trace.previous_solution(args.step)}))
+        return 0
+    print(event.describe() if event else "before step 0: the empty board")
+    print(layers(state.letters(trace.puzzle.size), trace.puzzle.target, _painter(args.color, trace.puzzle)))
+    print(f"occupied: {state.occupied.count()} of {trace.puzzle.size} cells, hex {to_hex(state.occupied)}")
+    return 0
+
+
+def _painter(mode: str, puzzle):
+    if not _use_colour(mode):
+        return None
+    colours = {p.name: p.colour for p in puzzle.pieces}
+
+    def paint(mark: str) -> str:
+        if mark not in colours:
+            return mark
+        r, g, b = (int(colours[mark][k:k + 2], 16) for k in (1, 3, 5))
+        return f"\x1b[48;2;{r};{g};{b}m\x1b[1;97m{mark}\x1b[0m"
+    return paint
 
 
 def cmd_placements(args) -> int:
@@ -221,7 +317,24 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true",
                     help="print a JSON summary (solutions, placements, removals, tests, seconds, "
                          "search_seconds) instead of the solutions")
+    sp.add_argument("--trace", metavar="FILE", help="write every place / remove / solution event to "
+                    "FILE as the search runs (gzip-compressed if FILE ends in .gz)")
+    sp.add_argument("--trace-tests", action="store_true",
+                    help="with --trace, also write every AND test (rejected candidates too)")
     sp.set_defaults(func=cmd_solve)
+
+    st = sub.add_parser("trace", help="summarize a trace, or show the board at one of its steps",
+                        description="Read a trace written by 'soma solve --trace' (plain or .gz): print "
+                                    "a summary, the board after step N, or the seed's step list.")
+    st.add_argument("file", metavar="FILE", help="the trace file")
+    st.add_argument("--step", type=int, metavar="N", help="print the board after step N (from 0)")
+    st.add_argument("--format", choices=("summary", "steps"), default="summary",
+                    help="summary (default); steps: the seed's step list, '0. L Tetra Cube', one "
+                         "line per placement")
+    st.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
+                    help="colour the pieces of --step (auto: on a terminal)")
+    st.add_argument("--json", action="store_true", help="print one JSON object")
+    st.set_defaults(func=cmd_trace)
 
     sc = sub.add_parser("count", help="the three counts: fixed, up to rotation, unique",
                         description="Count the solutions under the three conventions: a search for the "
@@ -249,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        import shlex
+        args.command_line = shlex.join(["soma", *(sys.argv[1:] if argv is None else argv)])
         if not getattr(args, "func", None):
             parser.print_help()
             return 0

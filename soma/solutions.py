@@ -43,14 +43,15 @@ class SolveResult:
 
 
 def raw_solutions(strategy: str, convention: str, puzzle: Puzzle = SOMA_CUBE,
-                  on_event: EventCallback | None = None,
-                  stats: SearchStats | None = None) -> Iterator[Solution]:
+                  on_event: EventCallback | None = None, stats: SearchStats | None = None,
+                  emit_tests: bool = True) -> Iterator[Solution]:
     """The search itself: fixed-order runs the seed's search; first-cell searches every
     placement for `all`, and one piece held at its symmetry representatives otherwise."""
     if strategy == "fixed-order":
-        return fixed_order(seed_groups(puzzle), puzzle.size, on_event, stats)
+        return fixed_order(seed_groups(puzzle), puzzle.size, on_event, stats, emit_tests)
     problem = soma_problem(convention, puzzle)
-    return CellSearch(problem.placements, puzzle.target, held=problem.held).solutions(on_event, stats)
+    search = CellSearch(problem.placements, puzzle.target, held=problem.held)
+    return search.solutions(on_event, stats, emit_tests)
 
 
 def _distinct(letters: Iterable[str], key: Callable[[str], str] | None) -> Iterator[str]:
@@ -79,7 +80,7 @@ def _expand(unique: Iterable[str], canonizer: Canonizer, rotations: Canonizer | 
 
 def solve(strategy: str = "first-cell", convention: str = "unique", limit: int | None = None,
           puzzle: Puzzle = SOMA_CUBE, on_event: EventCallback | None = None,
-          on_solution: Callable[[str], None] | None = None) -> SolveResult:
+          on_solution: Callable[[str], None] | None = None, emit_tests: bool = True) -> SolveResult:
     """Search and collect the solutions of a convention, sorted (the first `limit` found)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
@@ -88,7 +89,7 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
     start = time.perf_counter()
     full = Canonizer(puzzle.group)
     stats = SearchStats()
-    search = raw_solutions(strategy, convention, puzzle, on_event, stats)
+    search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests)
     letters = (s.letters(puzzle.size) for s in search)
     search_time = [0.0]
 

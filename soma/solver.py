@@ -44,54 +44,92 @@ class SearchStats:
                 "tests": self.tests, "solutions": self.solutions}
 
 
-def _with_complements(ps: Sequence[Placement], size: int) -> tuple[tuple[Placement, bitarray, bitarray], ...]:
-    """Each placement with its mask and the mask's complement (for AND-NOT as one AND)."""
-    return tuple((p, p.mask, ~p.mask) for p in ps)
+def _conflicts(flat: Sequence[Placement], size: int) -> list[bitarray]:
+    """For each placement, the placements (as bits over `flat`) that share a cell with it."""
+    n = len(flat)
+    covering = [bitarray(n) for _ in range(size)]
+    for i, p in enumerate(flat):
+        for c in p.cells:
+            covering[c][i] = 1
+    out = []
+    for p in flat:
+        hit = bitarray(n)
+        for c in p.cells:
+            hit |= covering[c]
+        out.append(hit)
+    return out
 
 
 def fixed_order(groups: Sequence[Sequence[Placement]], size: int,
                 on_event: EventCallback | None = None,
-                stats: SearchStats | None = None) -> Iterator[Solution]:
+                stats: SearchStats | None = None,
+                emit_tests: bool = True) -> Iterator[Solution]:
     """The seed's search (Jahanbakhsh): piece k tries every placement of groups[k] in turn.
 
     With the Soma groups (L held at its two placements, then P A B Z T V) it finds the 240
-    with 38,594 placements, 38,594 removals and 3,078,514 tests.
+    with 38,594 placements, 38,594 removals and 3,078,514 tests. Every placement of the level's
+    piece is AND-tested against the board; the tests run in parallel on `alive`, a bit per
+    placement cleared once the placement meets an occupied cell, so `alive & level[k]` is the
+    list of those that pass, in order. `stats.tests` and the `test` events (unless
+    `emit_tests` is false) count them one by one, as the seed does.
     """
-    levels = [_with_complements(g, size) for g in groups]
-    last = len(levels) - 1
+    flat = [p for g in groups for p in g]
+    n = len(flat)
+    level = []
+    for k, g in enumerate(groups):
+        bits = bitarray(n)
+        start = sum(len(x) for x in groups[:k])
+        bits[start:start + len(g)] = 1
+        level.append(bits)
+    keep = [~hit for hit in _conflicts(flat, size)]
+    masks = [p.mask for p in flat]
+    complements = [~m for m in masks]
+    sizes = [len(g) for g in groups]
+    starts = [sum(sizes[:k]) for k in range(len(groups))]
+    last = len(groups) - 1
     occupied = bitarray(size)
     chosen: list[Placement] = []
     st = stats if stats is not None else SearchStats()
     emit = on_event
+    placed = removed = tests = found = 0
 
-    def backtrack(k: int) -> Iterator[Solution]:
-        nonlocal occupied
-        st.tests += len(levels[k])
-        for p, mask, notmask in levels[k]:
+    def tested(k: int, alive: bitarray):
+        for i in range(starts[k], starts[k] + sizes[k]):
+            emit(TEST, flat[i])
+            if alive[i]:
+                yield i
+
+    def backtrack(k: int, alive: bitarray) -> Iterator[Solution]:
+        nonlocal occupied, placed, removed, tests, found
+        tests += sizes[k]
+        ids = tested(k, alive) if emit and emit_tests else (alive & level[k]).search(1)
+        for i in ids:                            # those that pass the AND test
+            occupied |= masks[i]                 # place with OR
+            chosen.append(flat[i])
+            placed += 1
             if emit:
-                emit(TEST, p)
-            if (occupied & mask).any():          # test with AND: overlaps something
-                continue
-            occupied |= mask                     # place with OR
-            chosen.append(p)
-            st.placements += 1
-            if emit:
-                emit(PLACE, p)
+                emit(PLACE, flat[i])
             if k == last:
-                st.solutions += 1
+                found += 1
                 if emit:
                     emit(SOLUTION, None)
                 yield Solution(tuple(chosen))
             else:
-                yield from backtrack(k + 1)
-            occupied &= notmask                  # remove with AND-NOT
+                yield from backtrack(k + 1, alive & keep[i])
+            occupied &= complements[i]           # remove with AND-NOT
             chosen.pop()
-            st.removals += 1
+            removed += 1
             if emit:
-                emit(REMOVE, p)
+                emit(REMOVE, flat[i])
 
-    if levels:
-        yield from backtrack(0)
+    try:
+        if groups:
+            yield from backtrack(0, ~bitarray(n))
+    finally:
+        st.placements += placed
+        st.removals += removed
+        st.tests += tests
+        st.solutions += found
 
 
 class _CellTable:
@@ -168,13 +206,14 @@ class CellSearch:
                  copies: Mapping[str, int] | None = None, held: str | None = None):
         self.table = _CellTable(placements, target, copies, held)
 
-    def solutions(self, on_event: EventCallback | None = None,
-                  stats: SearchStats | None = None) -> Iterator[Solution]:
-        """The solutions, one by one, in search order."""
-        return _cell_search(self.table, on_event, stats if stats is not None else SearchStats())
+    def solutions(self, on_event: EventCallback | None = None, stats: SearchStats | None = None,
+                  emit_tests: bool = True) -> Iterator[Solution]:
+        """The solutions, one by one, in search order (`test` events only with `emit_tests`)."""
+        return _cell_search(self.table, on_event, stats if stats is not None else SearchStats(), emit_tests)
 
 
-def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats) -> Iterator[Solution]:
+def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats,
+                 emit_tests: bool = True) -> Iterator[Solution]:
     flat, slot_of, masks, complements = tab.flat, tab.slot, tab.masks, tab.complements
     keep, keep_last, starts, covering, around = tab.keep, tab.keep_last, tab.starts, tab.covering, tab.around
     size = tab.size
@@ -220,7 +259,7 @@ def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats) -
                     cell = occupied.find(0)      # the lowest empty cell
                     key = nspent * size + cell
                     tests += tests_at(key) or count_tests(key)
-                    if emit:
+                    if emit and emit_tests:
                         nids = tested((tab.unused(nspent) & starts[cell]).search(1), nxt)
                     else:                        # every candidate that passes the AND test
                         nids = (nxt & starts[cell]).search(1)
@@ -239,10 +278,10 @@ def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats) -
     try:
         if tab.held:                             # the held piece first, at each placement
             tests += len(tab.held)
-            yield from search(tested(tab.held, tab.all) if emit else tab.held, tab.all, 0)
+            yield from search(tested(tab.held, tab.all) if emit and emit_tests else tab.held, tab.all, 0)
         elif size:
             tests += tab.count_tests(0)
-            ids = tested(starts[0].search(1), tab.all) if emit else starts[0].search(1)
+            ids = tested(starts[0].search(1), tab.all) if emit and emit_tests else starts[0].search(1)
             yield from search(ids, tab.all, 0)
     finally:
         st.placements += placed
@@ -255,9 +294,9 @@ def first_cell(placements: Mapping[str, Sequence[Placement]], target: Target,
                on_event: EventCallback | None = None,
                stats: SearchStats | None = None,
                copies: Mapping[str, int] | None = None,
-               held: str | None = None) -> Iterator[Solution]:
+               held: str | None = None, emit_tests: bool = True) -> Iterator[Solution]:
     """The first-cell search (see `CellSearch`), tables and all, as one generator."""
-    return CellSearch(placements, target, copies, held).solutions(on_event, stats)
+    return CellSearch(placements, target, copies, held).solutions(on_event, stats, emit_tests)
 
 
 def held_groups(placements: Mapping[str, Sequence[Placement]], order: str,
