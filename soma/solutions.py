@@ -112,12 +112,12 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
     out: list[str] = []
     complete = True
     for s in found:
-        if limit is not None and len(out) >= limit:
-            complete = False
-            break
         out.append(s)
         if on_solution:
             on_solution(s)
+        if limit is not None and len(out) >= limit:
+            complete = False                     # stopped by the limit, not by running out
+            break
     search.close()
     out.sort()
     return SolveResult(strategy, convention, out, stats, time.perf_counter() - start,
