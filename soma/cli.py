@@ -278,6 +278,76 @@ def _painter(mode: str, puzzle):
     return paint
 
 
+def _viewer_missing(e: ImportError, what: str) -> UserError:
+    return UserError(f"{what} needs the viewer: {e.name or e} is not installed; "
+                     "install it with: python3 -m pip install '.[viewer]'")
+
+
+def cmd_view(args) -> int:
+    try:
+        from viewer.app import main as view_main
+    except ImportError as e:
+        raise _viewer_missing(e, "soma view") from None
+    return view_main(args.rest)
+
+
+def _view(argv: list[str]) -> int:
+    """`soma view ...`: every argument goes to the viewer's own parser."""
+    return cmd_view(argparse.Namespace(rest=argv))
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or not (16 <= int(w) <= 8192 and 16 <= int(h) <= 8192):
+        raise UserError(f"--size {text!r}: write WIDTHxHEIGHT, for example 800x600 (16 to 8192 each)")
+    return int(w), int(h)
+
+
+def cmd_render(args) -> int:
+    from .problem import SOMA_CUBE
+    size = _parse_size(args.size)
+    try:
+        from viewer.display import Display, parse_layer
+        from viewer.render import RenderUnavailable, colours, render_png
+        from viewer.scene import VIEWS
+    except ImportError as e:
+        raise _viewer_missing(e, "soma render") from None
+    if args.view not in VIEWS:
+        raise UserError(f"--view {args.view!r}: use one of {', '.join(VIEWS)}")
+    try:
+        hidden = frozenset(parse_layer(h) for h in args.hide)
+    except ValueError as e:
+        raise UserError(f"--hide: {e}") from None
+    _check_writable(args.out)
+    if args.trace:
+        trace = _open_trace(args.trace)
+        step = len(trace) - 1 if args.step is None else args.step
+        if not -1 <= step < len(trace):
+            raise UserError(f"step {step} is out of range: {args.trace} has steps 0 to {len(trace) - 1}")
+        state = trace.state(step)
+        event = trace.event(step) if step >= 0 else None
+        cells = event.placement.cells if event and event.placement else ()
+        display = Display(state.letters(SOMA_CUBE.size), colours(), hidden, args.explode, cells,
+                          event.kind if event else "place")
+        what = f"step {step} of {args.trace}"
+    else:
+        from . import solutions as S
+        sols = S.read_text(args.file) if args.file else S.solve().solutions
+        n = args.solution or 1
+        if not 1 <= n <= len(sols):
+            raise UserError(f"solution {n} is out of range: there are {len(sols)} (1..{len(sols)})")
+        display = Display(sols[n - 1], colours(), hidden, args.explode)
+        what = f"solution {n}"
+    try:
+        render_png(display, args.out, size, args.view)
+    except RenderUnavailable as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"cannot write {args.out}: {e.strerror}") from None
+    print(f"wrote {args.out}: {what}, {size[0]}x{size[1]}, view {args.view}", file=sys.stderr)
+    return 0
+
+
 def cmd_placements(args) -> int:
     from .bitmask import placements
     from .pieces import SOMA
@@ -352,6 +422,32 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("--json", action="store_true", help="print number, letters and each piece's cells")
     sh.set_defaults(func=cmd_show)
 
+    vw = sub.add_parser("view", help="the 3D viewer: replay a trace, browse solutions (needs '.[viewer]')",
+                        description="Open the 3D viewer (PyQt5 + vispy). All arguments go to the viewer: "
+                                    "soma view [TRACE|SOLUTIONS ...] [--screenshot FILE.png] [--step N] [--solution N]. "
+                                    "With no file it opens the shipped trace and the 240 solutions.",
+                        add_help=False)
+    vw.add_argument("rest", nargs=argparse.REMAINDER)
+    vw.set_defaults(func=cmd_view)
+
+    rd = sub.add_parser("render", help="draw a solution or a trace step to a PNG, with no X server",
+                        description="Render with vispy's EGL backend (no display needed): a solution (default "
+                                    "1) or the board after a step of a trace.")
+    src = rd.add_mutually_exclusive_group()
+    src.add_argument("--solution", type=positive_int, metavar="N", help="solution N of the 240 (default 1)")
+    src.add_argument("--trace", metavar="FILE", help="a trace; with --step N the board after step N "
+                     "(default: the last step)")
+    rd.add_argument("--step", type=int, metavar="N", help="the trace step to draw")
+    rd.add_argument("--file", metavar="FILE", help="take the solutions from FILE instead of solving")
+    rd.add_argument("--hide", action="append", default=[], metavar="AXIS=I",
+                    help="hide a layer, for example --hide z=2 (repeatable)")
+    rd.add_argument("--view", default="iso", help="iso (default), front, back, left, right, top, bottom")
+    rd.add_argument("--explode", type=float, default=0.0, metavar="F",
+                    help="pull the layers apart by F cells (0 to 1.5)")
+    rd.add_argument("--size", default="800x600", metavar="WxH", help="picture size (default 800x600)")
+    rd.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
+    rd.set_defaults(func=cmd_render)
+
     pl = sub.add_parser("placements", help="count every placement of every piece in the box")
     pl.add_argument("--json", action="store_true", help="print one JSON object")
     pl.set_defaults(func=cmd_placements)
@@ -360,10 +456,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["view"]:
+            return _view(argv[1:])
         args = parser.parse_args(argv)
         import shlex
-        args.command_line = shlex.join(["soma", *(sys.argv[1:] if argv is None else argv)])
+        args.command_line = shlex.join(["soma", *argv])
         if not getattr(args, "func", None):
             parser.print_help()
             return 0

@@ -1,0 +1,49 @@
+"""Pictures with no X server: the scene drawn through vispy's EGL backend (surfaceless Mesa)."""
+from __future__ import annotations
+
+import os
+
+from soma.problem import SOMA_CUBE
+
+from .display import Display
+
+
+class RenderUnavailable(RuntimeError):
+    """EGL (or vispy) is missing: the message says what to install."""
+
+
+INSTALL_HINT = ("install EGL and Mesa (Debian: apt-get install libegl1 libgl1-mesa-dri) and the viewer "
+                "extra (pip install '.[viewer]')")
+
+
+def _egl_scene(size: tuple[int, int]):
+    os.environ.setdefault("EGL_PLATFORM", "surfaceless")
+    try:
+        import vispy
+        vispy.use(app="egl")
+        from .scene import CubeScene
+        return CubeScene(size=size)
+    except ImportError as e:
+        raise RenderUnavailable(f"soma render needs vispy: {e}; {INSTALL_HINT}") from None
+    except Exception as e:  # noqa: BLE001 - vispy raises plain RuntimeErrors for a missing EGL
+        raise RenderUnavailable(f"soma render could not start EGL ({type(e).__name__}: {e}); {INSTALL_HINT}") from None
+
+
+def render_png(display: Display, path: str, size=(800, 600), view: str = "iso") -> None:
+    """Draw a display and write it to path as PNG (written whole, then renamed)."""
+    scene = _egl_scene(size)
+    scene.set_view(view)
+    scene.show(display)
+    image = scene.render()
+    from vispy import io
+    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.part.png")
+    try:
+        io.write_png(tmp, image)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def colours() -> dict[str, str]:
+    return {p.name: p.colour for p in SOMA_CUBE.pieces}
