@@ -607,3 +607,74 @@ def _piece_offsets(buf, starts, lengths, lookup: _Lookup):
             same = (buf[starts[rows, None] + np.arange(len(raw))] == raw).all(axis=1)
             out[rows[same]] = off
     return None if (out < 0).any() else out
+
+
+class LiveTrace:
+    """A trace held in memory and growing while a search runs (the viewer's live solve); the
+    same questions as `Trace` (len, event, state, next / previous solution), answered the same
+    way: per depth, the steps of the `place` events that reached it, searched by bisection."""
+
+    def __init__(self, puzzle: Puzzle = SOMA_CUBE, strategy: str = "", convention: str = ""):
+        self.puzzle, self.strategy, self.convention = puzzle, strategy, convention
+        self.path = "(live)"
+        self.truncated = False
+        self.kinds: list[str] = []
+        self.placements: list[Placement | None] = []
+        self.levels: list[list[int]] = []          # levels[d]: steps of places that reached depth d+1
+        self.solution_steps: list[int] = []
+        self.depth = 0
+        self.depths: list[int] = []
+
+    def add(self, kind: str, placement: Placement | None) -> None:
+        step = len(self.kinds)
+        if kind == "place":
+            if len(self.levels) <= self.depth:
+                self.levels.append([])
+            self.levels[self.depth].append(step)
+            self.depth += 1
+        elif kind == "remove":
+            self.depth -= 1
+        elif kind == "solution":
+            self.solution_steps.append(step)
+        self.kinds.append(kind)
+        self.placements.append(placement)
+        self.depths.append(self.depth)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def counts(self) -> Counter:
+        return Counter(self.kinds)
+
+    def event(self, step: int) -> Event:
+        p = self.placements[step]
+        return Event(step, self.kinds[step], p, to_hex(p.mask) if p is not None else "-")
+
+    def state(self, step: int) -> BoardState:
+        import bisect
+        placed = []
+        if step >= 0:
+            for d in range(self.depths[step]):
+                level = self.levels[d]
+                placed.append(self.placements[level[bisect.bisect_right(level, step) - 1]])
+        occupied = bitarray(self.puzzle.size)
+        for p in placed:
+            occupied |= p.mask
+        return BoardState(step, tuple(placed), frozenbitarray(occupied))
+
+    def next_solution(self, step: int) -> int | None:
+        import bisect
+        j = bisect.bisect_right(self.solution_steps, step)
+        return self.solution_steps[j] if j < len(self.solution_steps) else None
+
+    def previous_solution(self, step: int) -> int | None:
+        import bisect
+        j = bisect.bisect_left(self.solution_steps, step) - 1
+        return self.solution_steps[j] if j >= 0 else None
+
+    def save(self, path: str, command: str) -> None:
+        """Write the events so far as a trace file (through a temporary file)."""
+        tests = "test" in self.kinds
+        with TraceWriter(path, self.puzzle, self.strategy, self.convention, command, tests=tests) as w:
+            for kind, p in zip(self.kinds, self.placements):
+                w(kind, p)

@@ -6,20 +6,26 @@ import argparse
 import gzip
 import os
 import sys
+import time
 import warnings
 from pathlib import Path
 
 from PyQt5 import QtCore, QtGui, QtWidgets
 from PyQt5.QtCore import Qt
 
+from soma.check import is_solution
 from soma.problem import SOMA_CUBE
-from soma.solutions import SolutionsFileError, read_text
-from soma.trace import Trace, TraceError, TraceWarning
+from soma.solutions import SolutionsFileError, read_text, solve
+from soma.symmetry import Canonizer
+from soma.trace import LiveTrace, Trace, TraceError, TraceWarning
 
+from .assembly import Assembly
 from .display import Display, layer_name
+from .playground import Playground
 from .replay import Replay, Solutions
 from .scene import VIEWS, CubeScene
-from .widgets import CameraPanel, LayersPanel, Legend, ReplayPanel, SolutionsPanel
+from .widgets import (AssemblyControls, CameraPanel, LayersPanel, Legend, PlaygroundPanel, ReplayPanel,
+                      SolutionsPanel, SolvePanel)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_TRACE = DATA / "fixed-order.trace.gz"
@@ -64,6 +70,37 @@ class TraceLoader(QtCore.QThread):
             self.failed.emit(f"{self.path}: could not be read ({type(e).__name__}: {e})")
 
 
+class Cancelled(Exception):
+    """Raised inside the search to stop a live solve."""
+
+
+class SolverThread(QtCore.QThread):
+    """Runs a search off the GUI thread; its events collect in `pending` (list appends are
+    atomic), which the window drains on a timer into a LiveTrace. `outcome` is set at the end:
+    (solutions, cancelled)."""
+
+    def __init__(self, strategy: str, convention: str, parent=None):
+        super().__init__(parent)
+        self.strategy, self.convention = strategy, convention
+        self.pending: list = []
+        self.cancelled = False
+        self.outcome: tuple[int, bool] | None = None
+
+    def _event(self, kind, placement):
+        if self.cancelled:
+            raise Cancelled
+        self.pending.append((kind, placement))
+        if len(self.pending) % 1024 == 0:
+            time.sleep(0.0005)                  # let the GUI thread have the interpreter
+
+    def run(self):
+        try:
+            result = solve(self.strategy, self.convention, on_event=self._event, emit_tests=False)
+            self.outcome = (len(result.solutions), False)
+        except Cancelled:
+            self.outcome = (0, True)
+
+
 class MainWindow(QtWidgets.QMainWindow):
     def __init__(self, trace_path: str | None = None, solutions_path: str | None = None):
         super().__init__()
@@ -77,6 +114,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.explode = 0.0
         self.loader: TraceLoader | None = None
         self.loading = False
+        self.playground = Playground(self.puzzle.target)
+        self._pending_or = False
+        self.assembly: Assembly | None = None
+        self.assembly_speed = 1.0
+        self.solver: SolverThread | None = None
+        self.live: LiveTrace | None = None
+        self._press = None
         self._build()
         self.replay.subscribe(self._replay_changed)
         self.solutions.subscribe(self._solutions_changed)
@@ -97,9 +141,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs = QtWidgets.QTabWidget()
         self.replay_panel = ReplayPanel(self.replay)
         self.solutions_panel = SolutionsPanel()
+        self.assembly_controls = AssemblyControls()
+        self.solutions_panel.layout().addWidget(self.assembly_controls)
+        self.playground_panel = PlaygroundPanel(self.puzzle.target, self.puzzle.pieces, self.puzzle.placements)
+        self.solve_panel = SolvePanel()
         self.tabs.addTab(self.replay_panel, "Replay")
         self.tabs.addTab(self.solutions_panel, "Solutions")
-        self.tabs.setFixedWidth(330)
+        self.tabs.addTab(self.playground_panel, "Bits")
+        self.tabs.addTab(self.solve_panel, "Solve")
+        self.tabs.setFixedWidth(340)
         self.tabs.currentChanged.connect(lambda _: self.refresh())
         row.addWidget(self.tabs)
         self.scene = CubeScene(size=(560, 560), parent=central)
@@ -120,6 +170,18 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setCentralWidget(central)
         self.status = QtWidgets.QLabel()
         self.statusBar().addWidget(self.status, 1)
+        self.hover = QtWidgets.QLabel()
+        self.statusBar().addPermanentWidget(self.hover)
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(120)
+        self.progress_label = QtWidgets.QLabel()
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button.setObjectName("Cancel solve")
+        self.cancel_button.clicked.connect(self.cancel_solve)
+        for w in (self.progress_label, self.progress, self.cancel_button):
+            self.statusBar().addPermanentWidget(w)
+            w.hide()
         self.replay_panel.step_requested.connect(self.replay.go)
         self.replay_panel.command.connect(self.command)
         self.replay_panel.speed_changed.connect(self._set_speed)
@@ -129,6 +191,28 @@ class MainWindow(QtWidgets.QMainWindow):
         self.camera_panel.camera_edited.connect(self.scene.set_camera)
         self.camera_panel.view_requested.connect(self.set_view)
         self.scene.canvas.events.draw.connect(lambda _e: self.camera_panel.sync(*self.scene.camera_values()))
+        self.scene.canvas.events.mouse_press.connect(self._mouse_press)
+        self.scene.canvas.events.mouse_release.connect(self._mouse_release)
+        self.scene.canvas.events.mouse_move.connect(self._mouse_move)
+        pg = self.playground_panel
+        pg.bit_toggled.connect(self.set_aux_bit)
+        pg.hex_entered.connect(self.set_aux_hex)
+        pg.operation.connect(self.operate)
+        pg.overlap_answer.connect(self._overlap_answer)
+        pg.clear_aux.connect(lambda: (self.playground.clear_aux(), self._playground_changed()))
+        pg.clear_cube.connect(lambda: (self.playground.clear_cube(), self._playground_changed()))
+        pg.paint_chosen.connect(self._paint)
+        pg.placement_chosen.connect(self.load_placement)
+        self.solve_panel.start.connect(self.start_solve)
+        self.solve_panel.save.connect(self.save_dialog)
+        self.assembly_controls.command.connect(self.assemble)
+        self.assembly_controls.speed_changed.connect(lambda v: setattr(self, "assembly_speed", v))
+        self.live_timer = QtCore.QTimer(self)
+        self.live_timer.setInterval(100)
+        self.live_timer.timeout.connect(self._drain)
+        self.assembly_timer = QtCore.QTimer(self)
+        self.assembly_timer.setInterval(30)
+        self.assembly_timer.timeout.connect(self._assembly_tick)
         self._menus()
 
     def _action(self, menu, text, slot, shortcut=None, checkable=False, name=None):
@@ -306,15 +390,223 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _solutions_changed(self):
         self.solutions_panel.sync(self.solutions.index)
+        if self.assembly is not None:
+            self.assemble("restart")
+        self.refresh()
+
+    # -- the bit playground --------------------------------------------------------------------
+    def set_aux_bit(self, index: int, on: bool):
+        self.playground.set_aux_bit(index, on)
+        self._playground_changed()
+
+    def set_aux_hex(self, text: str):
+        try:
+            self.playground.set_aux_hex(text)
+        except ValueError as e:
+            self.playground_panel.show_hex_error(f"{e}: nothing changed")
+            return
+        self.playground_panel.show_hex_error(None)
+        self._playground_changed()
+
+    def load_placement(self, piece: str, number: int):
+        placement = self.puzzle.placements[piece][number]
+        self.playground.set_aux_cells(placement.cells)
+        combo = self.playground_panel.paint
+        combo.setCurrentIndex(combo.findData(piece))
+        self._playground_changed()
+
+    def _paint(self, letter: str):
+        self.playground.paint = letter or "#"
+
+    def operate(self, name: str):
+        """An operation from its button; an OR that would overlap asks first."""
+        overlap = self.playground.overlap()
+        if name == "OR" and overlap:
+            self._pending_or = True
+            self.playground_panel.ask_overlap(
+                f"OR would overlap the cube at cells {', '.join(map(str, overlap))}: go on?")
+            return
+        self._apply(name)
+
+    def _overlap_answer(self, go_on: bool):
+        self.playground_panel.ask_overlap(None)
+        if go_on and self._pending_or:
+            self._apply("OR")
+        self._pending_or = False
+
+    def _apply(self, name: str):
+        self.playground.apply(name)
+        self._playground_changed()
+
+    def _playground_changed(self):
+        last = self.playground.history[-1].lines() if self.playground.history else []
+        self.playground_panel.sync(self.playground.aux, last)
+        self.refresh()
+
+    def solution_number(self, letters: str) -> int | None:
+        """Which of the loaded solutions (1-based) a full board is, up to symmetry."""
+        if "." in letters or not is_solution(letters, self.puzzle.pieces, self.puzzle.target.cells):
+            return None
+        if not hasattr(self, "_canon"):
+            self._canon = Canonizer(self.puzzle.group)
+            self._index = {s: n for n, s in enumerate(self.solutions.letters, 1)}
+        return self._index.get(self._canon.canonical(letters))
+
+    def playground_status(self) -> str:
+        from soma.bitmask import to_hex
+        pg = self.playground
+        text = f"cube {to_hex(pg.cube)} ({pg.cube.count()} cells) | aux {to_hex(pg.aux)} ({pg.aux.count()} cells)"
+        n = self.solution_number(pg.letters()) if pg.cube.all() else None
+        if n is not None:
+            text += f" | the cube holds solution {n} of {len(self.solutions.letters)}"
+        elif pg.cube.all():
+            text += " | the cube is full"
+        return text
+
+    # -- picking ---------------------------------------------------------------------------------
+    def _mouse_press(self, event):
+        self._press = tuple(event.pos[:2])
+
+    def _mouse_release(self, event):
+        if self._press is None:
+            return
+        dx, dy = event.pos[0] - self._press[0], event.pos[1] - self._press[1]
+        self._press = None
+        if dx * dx + dy * dy > 16 or not self.showing_playground():
+            return                                  # a drag turns the camera; only a click picks
+        cell = self.scene.cell_at(*event.pos[:2])
+        if cell is not None:
+            self.playground.toggle_aux_bit(cell)
+            self._playground_changed()
+
+    def _mouse_move(self, event):
+        if event.buttons:
+            return
+        cell = self.scene.cell_at(*event.pos[:2])
+        if cell is None:
+            self.hover.setText("")
+        else:
+            x, y, z = self.puzzle.target.cells[cell]
+            self.hover.setText(f"cell ({x}, {y}, {z}) = bit {cell}")
+
+    # -- live solve ------------------------------------------------------------------------------
+    def start_solve(self, strategy: str, convention: str):
+        if self.solver is not None and self.solver.isRunning():
+            return
+        self.live = LiveTrace(self.puzzle, strategy, convention)
+        self._live_command = f"soma solve --strategy {strategy} --{convention}"
+        self.solver = SolverThread(strategy, convention, self)
+        self.solver.finished.connect(self._solve_done)
+        self._drained = 0
+        self.replay.load(self.live)
+        self.replay_panel.reload()
+        self.replay_panel.show_message(None)
+        self.tabs.setCurrentWidget(self.replay_panel)
+        for w in (self.progress_label, self.progress, self.cancel_button):
+            w.show()
+        self.solve_panel.run.setEnabled(False)
+        self.solve_panel.save_button.setEnabled(False)
+        self.solver.start()
+        self.live_timer.start()
+
+    def _drain(self):
+        """Move the worker's new events into the live trace and show them; notice the end."""
+        if self.solver is None or self.live is None:
+            return
+        if self.solver.outcome is not None and self.live_timer.isActive():
+            self._solve_done()
+            return
+        pending = self.solver.pending
+        n = len(pending)
+        if n > self._drained:
+            follow = self.replay.step >= self.replay.count - 1     # at the end: keep following
+            for kind, p in pending[self._drained:n]:
+                self.live.add(kind, p)
+            self._drained = n
+            self.replay_panel.reload()
+            if follow:
+                self.replay.go(len(self.live) - 1)
+        self.progress_label.setText(f"solving: {len(self.live):,} steps, "
+                                    f"{len(self.live.solution_steps):,} solutions")
+
+    def cancel_solve(self):
+        if self.solver is not None:
+            self.solver.cancelled = True
+
+    def _solve_done(self):
+        if not self.live_timer.isActive():       # already done (finished signal and poll both call)
+            return
+        self.solver.wait()
+        self.live_timer.stop()
+        cancelled = bool(self.solver.outcome and self.solver.outcome[1])
+        self._drain()
+        for w in (self.progress, self.cancel_button):
+            w.hide()
+        what = "cancelled" if cancelled else "finished"
+        self.progress_label.setText(f"solve {what}: {len(self.live):,} steps, "
+                                    f"{len(self.live.solution_steps):,} solutions")
+        self.solve_panel.run.setEnabled(True)
+        self.solve_panel.save_button.setEnabled(not cancelled)
+
+    def solving(self) -> bool:
+        return self.solver is not None and self.solver.isRunning()
+
+    def save_live_trace(self, path: str) -> None:
+        if self.live is not None:
+            self.live.save(path, self._live_command + f" --trace {path}")
+
+    def save_dialog(self):
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save the run as a trace", "run.trace",
+                                                        "traces (*.trace *.gz)")
+        if path:
+            self.save_live_trace(path)
+
+    # -- assembly ----------------------------------------------------------------------------------
+    def assemble(self, command: str):
+        self.tabs.setCurrentWidget(self.solutions_panel)
+        letters = self.solutions.current()
+        if letters is None:
+            return
+        if self.assembly is None or self.assembly.letters != letters:
+            self.assembly = Assembly(letters, self.puzzle.target)
+        if command == "play":
+            if self.assembly_timer.isActive():
+                self.assembly_timer.stop()
+            else:
+                if self.assembly.t >= self.assembly.duration:
+                    self.assembly.set_time(0)
+                self.assembly_timer.start()
+        elif command == "step":
+            self.assembly_timer.stop()
+            self.assembly.set_time(int(self.assembly.t) + 1)
+        elif command == "restart":
+            self.assembly.set_time(0)
+        self.assembly_controls.play.setChecked(self.assembly_timer.isActive())
+        self.refresh()
+
+    def _assembly_tick(self):
+        if self.assembly is None or not self.assembly.step(0.03 * self.assembly_speed):
+            self.assembly_timer.stop()
+            self.assembly_controls.play.setChecked(False)
         self.refresh()
 
     def showing_solutions(self) -> bool:
         return self.tabs.currentWidget() is self.solutions_panel
 
+    def showing_playground(self) -> bool:
+        return self.tabs.currentWidget() is self.playground_panel
+
     def current_display(self) -> Display:
         size = self.puzzle.size
+        if self.showing_playground():
+            aux = tuple(self.playground.aux.search(1))
+            return Display(self.playground.letters(), self.colours, self.hidden, self.explode, aux, "test",
+                           empty_size=0.45)
         if self.showing_solutions():
             letters = self.solutions.current() or "." * size
+            if self.assembly is not None:
+                return Display(self.assembly.visible_letters(), self.colours, self.hidden, self.explode,
+                               offsets=self.assembly.offsets())
             return Display(letters, self.colours, self.hidden, self.explode)
         state = self.replay.state()
         if state is None:
@@ -331,8 +623,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.scene.show(self.current_display())
         hidden = ", ".join(layer_name(*k) for k in sorted(self.hidden))
         extra = f" | hidden: {hidden}" if hidden else ""
-        if self.showing_solutions():
-            self.status.setText(self.solutions.status() + extra)
+        if self.showing_playground():
+            self.status.setText(self.playground_status() + extra)
+        elif self.showing_solutions():
+            text = self.solutions.status()
+            if self.assembly is not None:
+                k = self.assembly.piece_index()
+                text += f" | assembling: piece {k + 1} of {len(self.assembly.order)} ({self.assembly.order[k]})"
+            self.status.setText(text + extra)
         elif not self.loading:
             self.status.setText(self.replay.status() + extra)
 

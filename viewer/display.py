@@ -13,6 +13,7 @@ GAP = 0.1                 # between neighbouring cubes
 EMPTY_SIZE = 0.22         # the small marker drawn in an empty cell
 EDGE_COLOUR = (0.1, 0.1, 0.12, 1.0)
 EMPTY_COLOUR = "#c8ccd2"
+PLAIN_COLOUR = "#8a8f98"      # a set cell with no piece colour (the playground's plain OR)
 LIGHT = np.array([0.35, -0.45, 0.82]) / np.linalg.norm([0.35, -0.45, 0.82])
 HIGHLIGHT = {"place": (1.0, 1.0, 1.0, 1.0), "remove": (0.95, 0.1, 0.1, 1.0),
              "test": (0.55, 0.55, 0.6, 1.0), "solution": (1.0, 0.85, 0.1, 1.0)}
@@ -29,6 +30,8 @@ class Display:
     highlight: tuple[int, ...] = ()                  # cells to outline
     highlight_kind: str = "place"
     show_empty: bool = True
+    offsets: dict[int, tuple[float, float, float]] = field(default_factory=dict, compare=False)
+    empty_size: float = EMPTY_SIZE                   # the marker of an empty cell
 
     def with_(self, **changes) -> "Display":
         return replace(self, **changes)
@@ -94,23 +97,28 @@ class Mesh:
     edges: np.ndarray           # (2E, 3) float32, segment end points
     outline: np.ndarray         # (2K, 3) float32, the highlighted piece's edges
     cells: np.ndarray           # (F,) the cell index each face belongs to (-1: marker)
+    picks: np.ndarray           # (F,) the cell index of every face, markers included
 
 
 def build_mesh(display: Display, target: Target = CUBE) -> Mesh:
     """One merged mesh for every visible cube (faces coloured and flat-lit), their edges as
     segments, and the outline of the highlighted cells."""
     dims = target.dims
-    verts, faces, colours, edges, owners, outline = [], [], [], [], [], []
+    verts, faces, colours, edges, owners, outline, picks = [], [], [], [], [], [], []
     nverts = 0
     for i, cell in enumerate(target.cells):
         if not visible(cell, display.hidden):
             continue
         mark = display.letters[i] if i < len(display.letters) else "."
         c = centre(cell, display.explode, dims)
+        if i in display.offsets:
+            c = c + np.asarray(display.offsets[i])
         if mark in display.colours:
             size, rgba, owner = 1 - GAP, hex_rgba(display.colours[mark]), i
+        elif mark != ".":
+            size, rgba, owner = 1 - GAP, hex_rgba(PLAIN_COLOUR), i
         elif display.show_empty:
-            size, rgba, owner = EMPTY_SIZE, hex_rgba(EMPTY_COLOUR), -1
+            size, rgba, owner = display.empty_size, hex_rgba(EMPTY_COLOUR), -1
         else:
             continue
         corners = c + CORNERS * size
@@ -120,6 +128,7 @@ def build_mesh(display: Display, target: Target = CUBE) -> Mesh:
         shaded[:, :3] *= SHADE[:, None]
         colours.append(shaded)
         owners.append(np.full(len(FACES), owner))
+        picks.append(np.full(len(FACES), i))
         if owner >= 0:
             edges.append(corners[EDGES].reshape(-1, 3))
         nverts += 8
@@ -133,4 +142,5 @@ def build_mesh(display: Display, target: Target = CUBE) -> Mesh:
         return np.concatenate(parts).astype(dtype) if parts else np.zeros((0, width), dtype)
     return Mesh(stack(verts, 3, np.float32), stack(faces, 3, np.uint32), stack(colours, 4, np.float32),
                 stack(edges, 3, np.float32), stack(outline, 3, np.float32),
-                np.concatenate(owners) if owners else np.zeros(0, int))
+                np.concatenate(owners) if owners else np.zeros(0, int),
+                np.concatenate(picks) if picks else np.zeros(0, int))

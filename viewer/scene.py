@@ -100,11 +100,11 @@ class CubeScene:
         """The cell whose cube is drawn at canvas pixel (x, y), nearest the eye, or None."""
         if self.mesh_data is None or not len(self.mesh_data.faces):
             return None
-        tr = self.canvas.scene.node_transform(self.mesh)
+        tr = self.mesh.get_transform("visual", "canvas")
         m = self.mesh_data
-        # project every face's centre; take the front-most face whose triangle holds the point
+        # project every triangle; take the nearest one (to the eye) that holds the point
         tri = m.vertices[m.faces]                                    # (F, 3, 3)
-        screen = tr.imap(tri.reshape(-1, 3))                         # scene -> canvas pixels
+        screen = tr.map(tri.reshape(-1, 3))                          # mesh -> canvas pixels
         screen = screen[:, :3] / screen[:, 3:4]
         pts = screen.reshape(-1, 3, 3)
         a, b, c = pts[:, 0, :2], pts[:, 1, :2], pts[:, 2, :2]
@@ -115,13 +115,13 @@ class CubeScene:
         pp = np.broadcast_to(p, a.shape)
         d1, d2, d3 = side(a, b, pp), side(b, c, pp), side(c, a, pp)
         inside = ((d1 >= 0) & (d2 >= 0) & (d3 >= 0)) | ((d1 <= 0) & (d2 <= 0) & (d3 <= 0))
-        hits = np.flatnonzero(inside & (m.cells >= 0))
+        hits = np.flatnonzero(inside)
         if not len(hits):
             return None
         eye = self._eye()
         centres = tri[hits].mean(axis=1)
         nearest = hits[np.argmin(np.linalg.norm(centres - eye, axis=1))]
-        return int(m.cells[nearest])
+        return int(m.picks[nearest])
 
     def _eye(self) -> np.ndarray:
         cam = self.camera

@@ -261,3 +261,195 @@ class Legend(QtWidgets.QGroupBox):
             swatch.setStyleSheet(f"background: {p.colour}; color: white; font-weight: bold; border: 1px solid #222;")
             grid.addWidget(swatch, n, 0)
             grid.addWidget(QtWidgets.QLabel(p.long_name), n, 1)
+
+
+class PlaygroundPanel(QtWidgets.QWidget):
+    """The bit playground: the auxiliary register as 27 check boxes in three 3x3 layers, a hex
+    field, Clear, OR / AND / AND-NOT / XOR, the colour the next OR paints, a chooser of piece
+    placements, and the operands and result of the last operation."""
+    bit_toggled = pyqtSignal(int, bool)
+    hex_entered = pyqtSignal(str)
+    operation = pyqtSignal(str)
+    clear_aux = pyqtSignal()
+    clear_cube = pyqtSignal()
+    paint_chosen = pyqtSignal(str)
+    placement_chosen = pyqtSignal(str, int)
+    overlap_answer = pyqtSignal(bool)
+
+    def __init__(self, target, pieces, placements, parent=None):
+        super().__init__(parent)
+        self.target = target
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setSpacing(4)
+        grid = QtWidgets.QHBoxLayout()
+        self.boxes: list[QtWidgets.QCheckBox] = [None] * target.size  # type: ignore[list-item]
+        nx, ny, nz = target.dims
+        for z in range(nz):
+            group = QtWidgets.QGroupBox(f"z={z}")
+            g = QtWidgets.QGridLayout(group)
+            g.setSpacing(1)
+            for y in range(ny):
+                for x in range(nx):
+                    i = target.index.get((x, y, z))
+                    if i is None:
+                        continue
+                    box = QtWidgets.QCheckBox(str(i))
+                    box.setObjectName(f"bit-{i}")
+                    box.setToolTip(f"bit {i}: cell ({x}, {y}, {z})")
+                    box.toggled.connect(lambda on, i=i: self.bit_toggled.emit(i, on))
+                    self.boxes[i] = box
+                    g.addWidget(box, y, x)
+            grid.addWidget(group)
+        layout.addWidget(QtWidgets.QLabel("Auxiliary register (click cells in 3D too)"))
+        layout.addLayout(grid)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(QtWidgets.QLabel("Hex"))
+        self.hex = QtWidgets.QLineEdit()
+        self.hex.setPlaceholderText("e.g. B4, Enter")
+        self.hex.returnPressed.connect(lambda: self.hex_entered.emit(self.hex.text()))
+        row.addWidget(self.hex, 1)
+        self.clear = _button("Clear", "Clear the auxiliary register")
+        self.clear.clicked.connect(self.hex.clear)
+        self.clear.clicked.connect(self.clear_aux.emit)
+        row.addWidget(self.clear)
+        layout.addLayout(row)
+        self.hex_error = QtWidgets.QLabel()
+        self.hex_error.setStyleSheet("color: #b42318;")
+        self.hex_error.hide()
+        layout.addWidget(self.hex_error)
+        ops = QtWidgets.QHBoxLayout()
+        self.ops: dict[str, QtWidgets.QPushButton] = {}
+        for name, tip in (("OR", "cube |= aux: place"), ("AND", "cube &= aux: test"),
+                          ("AND-NOT", "cube &= ~aux: remove"), ("XOR", "cube ^= aux")):
+            b = _button(name, tip)
+            b.clicked.connect(lambda _=False, name=name: self.operation.emit(name))
+            self.ops[name] = b
+            ops.addWidget(b)
+        layout.addLayout(ops)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(QtWidgets.QLabel("OR paints"))
+        self.paint = QtWidgets.QComboBox()
+        self.paint.addItem("plain (grey)", "#")
+        for p in pieces:
+            pix = QtGui.QPixmap(14, 14)
+            pix.fill(QtGui.QColor(p.colour))
+            self.paint.addItem(QtGui.QIcon(pix), f"{p.name} {p.long_name}", p.name)
+        self.paint.currentIndexChanged.connect(lambda _: self.paint_chosen.emit(self.paint.currentData()))
+        row.addWidget(self.paint, 1)
+        self.clear_cube_button = _button("Clear cube", "Empty the cube register")
+        self.clear_cube_button.clicked.connect(self.clear_cube.emit)
+        row.addWidget(self.clear_cube_button)
+        layout.addLayout(row)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(QtWidgets.QLabel("Piece"))
+        self.piece = QtWidgets.QComboBox()
+        for p in pieces:
+            self.piece.addItem(f"{p.name} {p.long_name}", p.name)
+        row.addWidget(self.piece, 1)
+        layout.addLayout(row)
+        self.placements = placements
+        self.placement_list = QtWidgets.QListWidget()
+        self.placement_list.setMaximumHeight(110)
+        self.placement_list.currentRowChanged.connect(self._placement_row)
+        self.piece.currentIndexChanged.connect(self._fill_placements)
+        layout.addWidget(self.placement_list)
+        self.warning = QtWidgets.QFrame()
+        self.warning.setStyleSheet("background: #fff4e5;")
+        w = QtWidgets.QHBoxLayout(self.warning)
+        self.warning_text = QtWidgets.QLabel()
+        self.warning_text.setWordWrap(True)
+        self.go_on = _button("OR anyway", "Do the OR although it overlaps")
+        self.cancel = _button("Cancel", "Leave the cube as it is")
+        self.go_on.clicked.connect(lambda: self.overlap_answer.emit(True))
+        self.cancel.clicked.connect(lambda: self.overlap_answer.emit(False))
+        w.addWidget(self.warning_text, 1)
+        w.addWidget(self.go_on)
+        w.addWidget(self.cancel)
+        self.warning.hide()
+        layout.addWidget(self.warning)
+        self.record = QtWidgets.QPlainTextEdit()
+        self.record.setReadOnly(True)
+        font = QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.FixedFont)
+        font.setPointSize(8)
+        self.record.setFont(font)
+        self.record.setMaximumHeight(90)
+        layout.addWidget(self.record)
+        self._fill_placements()
+
+    def _fill_placements(self, *_):
+        name = self.piece.currentData()
+        self.placement_list.blockSignals(True)
+        self.placement_list.clear()
+        for p in self.placements[name]:
+            self.placement_list.addItem(f"#{p.number}: cells {', '.join(map(str, p.cells))}")
+        self.placement_list.blockSignals(False)
+
+    def _placement_row(self, row: int):
+        if row >= 0:
+            self.placement_chosen.emit(self.piece.currentData(), row)
+
+    def sync(self, aux, lines: list[str]):
+        for i, box in enumerate(self.boxes):
+            if box is not None and box.isChecked() != bool(aux[i]):
+                box.blockSignals(True)
+                box.setChecked(bool(aux[i]))
+                box.blockSignals(False)
+        self.record.setPlainText("\n".join(lines))
+
+    def show_hex_error(self, text: str | None):
+        self.hex_error.setText(text or "")
+        self.hex_error.setVisible(bool(text))
+
+    def ask_overlap(self, text: str | None):
+        self.warning_text.setText(text or "")
+        self.warning.setVisible(bool(text))
+
+
+class SolvePanel(QtWidgets.QWidget):
+    """Run the solver from the window: strategy, convention, start; the run streams into the
+    replay. Progress and Cancel sit in the status bar while it runs."""
+    start = pyqtSignal(str, str)
+    save = pyqtSignal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        form = QtWidgets.QFormLayout(self)
+        self.strategy = QtWidgets.QComboBox()
+        self.strategy.addItems(["first-cell", "fixed-order"])
+        self.convention = QtWidgets.QComboBox()
+        self.convention.addItems(["unique", "all"])
+        form.addRow("Strategy", self.strategy)
+        form.addRow("Solutions", self.convention)
+        self.run = _button("Solve", "Run the search in a worker thread; its steps stream into the Replay tab")
+        self.run.clicked.connect(lambda: self.start.emit(self.strategy.currentText(), self.convention.currentText()))
+        form.addRow(self.run)
+        self.save_button = _button("Save trace...", "Save the finished run as a trace file")
+        self.save_button.setEnabled(False)
+        self.save_button.clicked.connect(self.save.emit)
+        form.addRow(self.save_button)
+        self.info = QtWidgets.QLabel("The run's steps appear in the Replay tab as they are found.")
+        self.info.setWordWrap(True)
+        form.addRow(self.info)
+
+
+class AssemblyControls(QtWidgets.QGroupBox):
+    """Play the chosen solution's assembly: pieces fly in one by one."""
+    command = pyqtSignal(str)            # play / step / restart
+    speed_changed = pyqtSignal(float)
+
+    def __init__(self, parent=None):
+        super().__init__("Assembly", parent)
+        row = QtWidgets.QGridLayout(self)
+        self.play = _button("Assemble", "Play / pause the assembly of this solution")
+        self.play.setCheckable(True)
+        self.step = _button("Next piece", "Bring the next piece in")
+        self.restart = _button("Restart", "Take the pieces out again")
+        for n, (name, b) in enumerate((("play", self.play), ("step", self.step), ("restart", self.restart))):
+            b.clicked.connect(lambda _=False, name=name: self.command.emit(name))
+            row.addWidget(b, 0, n)
+        row.addWidget(QtWidgets.QLabel("Speed"), 1, 0)
+        self.speed = QtWidgets.QSlider(Qt.Horizontal)
+        self.speed.setRange(1, 40)
+        self.speed.setValue(10)
+        self.speed.valueChanged.connect(lambda v: self.speed_changed.emit(v / 10))
+        row.addWidget(self.speed, 1, 1, 1, 2)
