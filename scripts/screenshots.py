@@ -33,6 +33,10 @@ def main() -> int:
         env["DISPLAY"] = ":97"
     try:
         run(*soma, "view", "--screenshot", str(DOCS / "viewer.png"), "--step", "5093", env=env)
+        run(*soma, "view", "--screenshot", str(DOCS / "playground.png"), "--or", "B4:Z", "--or", "4030100:T",
+            "--aux", "E00", env=env)
+        run(*soma, "view", "--screenshot", str(DOCS / "assembly.png"), "--solution", "7", "--assemble", "4.6",
+            env=env)
     finally:
         if xvfb:
             xvfb.terminate()

@@ -283,7 +283,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.replay.load(trace)
         self.replay_panel.reload()
         self.replay_panel.show_message("\n".join(notes) if notes else None)
-        self.tabs.setCurrentWidget(self.replay_panel)
         self.setWindowTitle(f"soma viewer - {trace.path}")
         self.refresh()
 
@@ -308,6 +307,7 @@ class MainWindow(QtWidgets.QMainWindow):
                                                         "soma files (*.trace *.gz *.txt);;All files (*)")
         if path:
             self.open_path(path)
+            self.tabs.setCurrentWidget(self.solutions_panel if sniff(path) == "solutions" else self.replay_panel)
 
     def goto_dialog(self):
         self.tabs.setCurrentWidget(self.replay_panel)
@@ -600,7 +600,7 @@ class MainWindow(QtWidgets.QMainWindow):
         size = self.puzzle.size
         if self.showing_playground():
             aux = tuple(self.playground.aux.search(1))
-            return Display(self.playground.letters(), self.colours, self.hidden, self.explode, aux, "test",
+            return Display(self.playground.letters(), self.colours, self.hidden, self.explode, aux, "aux",
                            empty_size=0.45)
         if self.showing_solutions():
             letters = self.solutions.current() or "." * size
@@ -659,7 +659,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", metavar="FILE.png", help="open, load, save the whole window to FILE.png, exit")
     p.add_argument("--solution", type=int, metavar="N", help="start on solution N of the solutions tab")
     p.add_argument("--step", type=int, metavar="N", help="start the replay at step N")
+    p.add_argument("--or", dest="ors", action="append", default=[], metavar="HEX[:PIECE]",
+                   help="start in the Bits tab with this mask ORed into the cube (painted as PIECE); repeatable")
+    p.add_argument("--aux", metavar="HEX", help="start in the Bits tab with this auxiliary register")
+    p.add_argument("--assemble", type=float, metavar="T",
+                   help="show the assembly of the chosen solution at time T (pieces, from 0)")
     return p
+
+
+def _prepare(window: "MainWindow", args) -> None:
+    """Put the window in the state the command line asks for (for screenshots and demos)."""
+    if args.ors or args.aux:
+        window.tabs.setCurrentWidget(window.playground_panel)
+        for item in args.ors:
+            mask, _, piece = item.partition(":")
+            window.playground.paint = piece or "#"
+            window.set_aux_hex(mask)
+            window._apply("OR")
+        if args.aux:
+            window.set_aux_hex(args.aux)
+    if args.assemble is not None:
+        window.assemble("restart")
+        window.assembly.set_time(args.assemble)
+        window.refresh()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -693,6 +715,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.step is not None:
         when_loaded(lambda: window.replay.go(args.step))
+    _prepare(window, args)
     if args.screenshot:
         def shoot():
             app.processEvents()

@@ -7,7 +7,7 @@ import numpy as np
 
 from soma.bitmask import CUBE, Target
 
-FLY = 4.5                  # how far a piece starts from its place, in cells
+FLY = 3.0                  # how far a piece starts from its place, in cells
 
 
 def ease(u: float) -> float:
@@ -30,7 +30,7 @@ class Assembly:
         self.direction = {}
         for p, cells in self.cells.items():      # outward from the middle, and from above
             c = np.mean([target.cells[i] for i in cells], axis=0) - middle
-            d = c + np.array([0.0, 0.0, 1.5])
+            d = 0.6 * c + np.array([0.0, 0.0, 1.6])
             self.direction[p] = d / (np.linalg.norm(d) or 1.0)
         self.t = 0.0
 

@@ -16,7 +16,8 @@ EMPTY_COLOUR = "#c8ccd2"
 PLAIN_COLOUR = "#8a8f98"      # a set cell with no piece colour (the playground's plain OR)
 LIGHT = np.array([0.35, -0.45, 0.82]) / np.linalg.norm([0.35, -0.45, 0.82])
 HIGHLIGHT = {"place": (1.0, 1.0, 1.0, 1.0), "remove": (0.95, 0.1, 0.1, 1.0),
-             "test": (0.55, 0.55, 0.6, 1.0), "solution": (1.0, 0.85, 0.1, 1.0)}
+             "test": (0.55, 0.55, 0.6, 1.0), "solution": (1.0, 0.85, 0.1, 1.0),
+             "aux": (0.55, 0.15, 0.85, 1.0)}
 AXES = "xyz"
 
 

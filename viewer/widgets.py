@@ -282,18 +282,22 @@ class PlaygroundPanel(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setSpacing(4)
         grid = QtWidgets.QHBoxLayout()
+        grid.setSpacing(2)
         self.boxes: list[QtWidgets.QCheckBox] = [None] * target.size  # type: ignore[list-item]
         nx, ny, nz = target.dims
         for z in range(nz):
             group = QtWidgets.QGroupBox(f"z={z}")
             g = QtWidgets.QGridLayout(group)
-            g.setSpacing(1)
+            g.setContentsMargins(3, 3, 3, 3)
+            g.setHorizontalSpacing(0)
+            g.setVerticalSpacing(1)
             for y in range(ny):
                 for x in range(nx):
                     i = target.index.get((x, y, z))
                     if i is None:
                         continue
                     box = QtWidgets.QCheckBox(str(i))
+                    box.setStyleSheet("QCheckBox { spacing: 1px; font-size: 8pt; }")
                     box.setObjectName(f"bit-{i}")
                     box.setToolTip(f"bit {i}: cell ({x}, {y}, {z})")
                     box.toggled.connect(lambda on, i=i: self.bit_toggled.emit(i, on))
@@ -374,6 +378,7 @@ class PlaygroundPanel(QtWidgets.QWidget):
         self.record.setFont(font)
         self.record.setMaximumHeight(90)
         layout.addWidget(self.record)
+        layout.addStretch(1)
         self._fill_placements()
 
     def _fill_placements(self, *_):
