@@ -14,24 +14,45 @@ from functools import cached_property
 from bitarray import bitarray, frozenbitarray
 from bitarray.util import ba2int, int2ba
 
-from .geometry import Cell, Shape, orientations, zyx
+from .geometry import Cell, Shape, orientations
 from .pieces import Piece
 
 
 @dataclass(frozen=True)
 class Target:
-    """The shape to fill: its cells in bit order (sorted by z, then y, then x)."""
+    """The shape to fill: its cells in bit order. `order` names the axes from the slowest to the
+    fastest: (2, 1, 0), the default, sorts by z, then y, then x (x + 3y + 9z in the 3x3x3 box)."""
     cells: Shape
+    order: tuple[int, int, int] = (2, 1, 0)
     index: dict[Cell, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self):
-        cells = tuple(sorted(set(self.cells), key=zyx))
+        o = self.order
+        cells = tuple(sorted(set(self.cells), key=lambda c: (c[o[0]], c[o[1]], c[o[2]])))
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "index", {c: i for i, c in enumerate(cells)})
 
     @classmethod
     def box(cls, nx: int, ny: int, nz: int) -> "Target":
         return cls(tuple((x, y, z) for z in range(nz) for y in range(ny) for x in range(nx)))
+
+    @classmethod
+    def scanning_short_side(cls, cells) -> "Target":
+        """Cells ordered so that the fastest axis is the shortest one: the first-cell search
+        then runs along the short side (4x15: 0.09 s where the long side takes 83 s in C)."""
+        cells = tuple(cells)
+        span = [max(c[a] for c in cells) - min(c[a] for c in cells) + 1 for a in range(3)]
+        order = tuple(sorted((2, 1, 0), key=lambda a: -span[a]))    # ties keep z, y, x
+        return cls(cells, order)  # type: ignore[arg-type]
+
+    @property
+    def flat(self) -> bool:
+        """One layer only: a board."""
+        return len({c[2] for c in self.cells}) == 1
+
+    def order_words(self) -> str:
+        a = "xyz"
+        return f"sorted by {a[self.order[0]]}, then {a[self.order[1]]}, then {a[self.order[2]]}"
 
     @property
     def size(self) -> int:
@@ -147,12 +168,15 @@ class Placement:
         return f"{self.piece}#{self.number} {list(self.cells)}"
 
 
-def piece_placements(piece: Piece, target: Target = CUBE, mirrored: bool = False) -> tuple[Placement, ...]:
+def piece_placements(piece: Piece, target: Target = CUBE, mirrored: bool = False,
+                     flat: bool | None = None) -> tuple[Placement, ...]:
     """Every placement of a piece in the target: each orientation, moved so that its first cell
-    lands on each target cell in turn. The 3x3x3 box has V 144, L 144, T 72, Z 72, A 96, B 96, P 64."""
+    lands on each target cell in turn. The 3x3x3 box has V 144, L 144, T 72, Z 72, A 96, B 96, P 64.
+    On a flat target (unless `flat` is False) pieces turn in the plane only."""
     out: list[Placement] = []
     seen: set[tuple[int, ...]] = set()
-    for shape in orientations(piece.cells, mirrored):
+    flat = target.flat and len({c[2] for c in piece.cells}) == 1 if flat is None else flat
+    for shape in orientations(piece.cells, mirrored, flat):
         ax, ay, az = shape[0]
         for tx, ty, tz in target.cells:
             idx = [target.index.get((x - ax + tx, y - ay + ty, z - az + tz)) for x, y, z in shape]

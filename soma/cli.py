@@ -34,6 +34,14 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
+def puzzle_of(spec):
+    from .puzzle import PuzzleError, load_puzzle
+    try:
+        return load_puzzle(spec)
+    except PuzzleError as e:
+        raise UserError(str(e)) from None
+
+
 def positive_int(text: str) -> int:
     try:
         n = int(text)
@@ -98,17 +106,21 @@ def cmd_solve(args) -> int:
             _check_writable(path)
     if args.trace_tests and not args.trace:
         raise UserError("--trace-tests needs --trace FILE")
-    if args.trace:
-        from .problem import SOMA_CUBE
-        from .trace import TraceWriter
-        with progress_bar("events") as bar, TraceWriter(
-                args.trace, SOMA_CUBE, args.strategy, convention, args.command_line,
-                tests=args.trace_tests, progress=bar.update) as writer:
-            result = S.solve(args.strategy, convention, args.limit, on_event=writer,
-                             emit_tests=args.trace_tests)
-    else:
-        with progress_bar("solutions") as bar:
-            result = S.solve(args.strategy, convention, args.limit, on_solution=lambda s: bar.update())
+    puzzle = puzzle_of(args.puzzle)
+    try:
+        if args.trace:
+            from .trace import TraceWriter
+            with progress_bar("events") as bar, TraceWriter(
+                    args.trace, puzzle, args.strategy, convention, args.command_line,
+                    tests=args.trace_tests, progress=bar.update) as writer:
+                result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle, on_event=writer,
+                                 emit_tests=args.trace_tests)
+        else:
+            with progress_bar("solutions") as bar:
+                result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle,
+                                 on_solution=lambda s: bar.update())
+    except ValueError as e:
+        raise UserError(str(e)) from None
     text = S.format_json(result) if args.format == "json" else S.format_text(result, args.out or "data/solutions.txt")
     if args.out:
         write_atomically(args.out, text)
@@ -143,17 +155,22 @@ def _check_writable(path: str) -> None:
 
 def cmd_count(args) -> int:
     from .solutions import count
+    puzzle = puzzle_of(args.puzzle)
     start = time.perf_counter()
-    counts, stats = count()
+    counts, stats = count(puzzle)
     seconds = time.perf_counter() - start
+    group = len(puzzle.group)
     if args.json:
-        print(json.dumps({"fixed": counts.fixed, "rotations": counts.rotations, "unique": counts.unique,
-                          "placements": stats.placements, "removals": stats.removals,
-                          "tests": stats.tests, "method": "unique search, expanded by the 48 symmetries",
+        print(json.dumps({"puzzle": puzzle.name, "fixed": counts.fixed, "rotations": counts.rotations,
+                          "unique": counts.unique, "placements": stats.placements, "removals": stats.removals,
+                          "tests": stats.tests, "symmetries": group,
+                          "method": f"unique search (one piece held at one placement per class), "
+                                    f"expanded exactly by the {group} symmetries",
                           "seconds": round(seconds, 6)}))
     else:
+        print(f"{puzzle.name}: {puzzle.size} cells, {len(puzzle.pieces)} pieces, {group} symmetries")
         print(f"fixed      {counts.fixed:>6,}  (every solution, pieces in place)")
-        print(f"rotations  {counts.rotations:>6,}  (up to the 24 rotations)")
+        print(f"rotations  {counts.rotations:>6,}  (up to the target's rotations)")
         print(f"unique     {counts.unique:>6,}  (up to rotation and reflection)")
         print(f"search: {stats.placements:,} placements, {stats.tests:,} tests, {seconds:.3f} s")
     return 0
@@ -166,32 +183,30 @@ def _use_colour(mode: str) -> bool:
 
 
 def cmd_show(args) -> int:
-    from .bitmask import CUBE, layers
-    from .pieces import SOMA, by_name
+    from .bitmask import layers
     from . import solutions as S
+    puzzle = puzzle_of(args.puzzle)
     if args.file:
         try:
-            sols = S.read_text(args.file)
+            sols = S.read_text(args.file, puzzle.size)
         except OSError as e:
             raise UserError(f"cannot read {args.file}: {e.strerror}") from None
         except S.SolutionsFileError as e:
             raise UserError(str(e)) from None
         where = args.file
     else:
-        sols = S.solve().solutions
+        sols = S.solve(puzzle=puzzle).solutions
         where = "the unique solutions"
     if not 1 <= args.number <= len(sols):
         raise UserError(f"solution {args.number} is out of range: {where} number 1 to {len(sols)}")
     letters = sols[args.number - 1]
     if args.json:
-        print(json.dumps(S.solution_record(args.number, letters)))
+        print(json.dumps(S.solution_record(args.number, letters, puzzle)))
         return 0
-    from .problem import SOMA_CUBE
-    paint = _painter(args.color, SOMA_CUBE)
-    print(f"solution {args.number} of {len(sols)}: {letters}")
-    print(layers(letters, CUBE, paint))
-    names = by_name(SOMA)
-    print("  ".join(f"{n}={names[n].long_name}" for n in "VLTZABP"))
+    paint = _painter(args.color, puzzle)
+    print(f"{puzzle.name}: solution {args.number} of {len(sols)}: {letters}")
+    print(layers(letters, puzzle.target, paint))
+    print("  ".join(f"{p.name}={p.long_name}" for p in puzzle.pieces))
     return 0
 
 
@@ -283,6 +298,25 @@ def _viewer_missing(e: ImportError, what: str) -> UserError:
                      "install it with: python3 -m pip install '.[viewer]'")
 
 
+def cmd_puzzles(args) -> int:
+    from .puzzle import PuzzleError, load_puzzle, shipped
+    rows = []
+    for name in shipped():
+        try:
+            p = load_puzzle(name)
+            rows.append({"name": name, "title": p.name, "cells": p.size, "pieces": len(p.pieces),
+                         "mirror": p.mirror, "flat": p.flat})
+        except PuzzleError as e:
+            rows.append({"name": name, "error": str(e)})
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            print(f"{r['name']:24s} {r.get('title', r.get('error'))}"
+                  + (f"  ({r['cells']} cells, {r['pieces']} pieces)" if "cells" in r else ""))
+    return 0
+
+
 def cmd_view(args) -> int:
     try:
         from viewer.app import main as view_main
@@ -349,9 +383,8 @@ def cmd_render(args) -> int:
 
 
 def cmd_placements(args) -> int:
-    from .bitmask import placements
-    from .pieces import SOMA
-    counts = {name: len(p) for name, p in placements(SOMA).items()}
+    puzzle = puzzle_of(args.puzzle)
+    counts = {name: len(p) for name, p in puzzle.placements.items()}
     if args.json:
         print(json.dumps({"placements": counts, "total": sum(counts.values())}))
     else:
@@ -369,6 +402,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("solve", help="find the solutions and print or write them",
                         description="Search the Soma cube and write its solutions, sorted, one per line "
                                     "(see the README for the file format).")
+    sp.add_argument("puzzle", nargs="?", metavar="PUZZLE",
+                    help="a puzzle file or a shipped name (soma puzzles lists them); default: the Soma cube")
     sp.add_argument("--strategy", choices=("first-cell", "fixed-order"), default="first-cell",
                     help="first-cell (default): always fill the lowest empty cell; fixed-order: "
                          "the seed's search, L held at two placements, then P A B Z T V")
@@ -409,13 +444,19 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("count", help="the three counts: fixed, up to rotation, unique",
                         description="Count the solutions under the three conventions: a search for the "
                                     "unique ones, expanded exactly by the cube's 48 symmetries.")
+    sc.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     sc.add_argument("--json", action="store_true", help="print one JSON object")
     sc.set_defaults(func=cmd_count)
+
+    pz = sub.add_parser("puzzles", help="list the shipped puzzles (data/puzzles)")
+    pz.add_argument("--json", action="store_true", help="print a JSON list")
+    pz.set_defaults(func=cmd_puzzles)
 
     sh = sub.add_parser("show", help="print solution N as three layers",
                         description="Print one of the 240 unique solutions (numbered as in "
                                     "data/solutions.txt) as its three layers, z = 0 on the left.")
     sh.add_argument("number", type=int, metavar="N", help="the solution's number, from 1")
+    sh.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     sh.add_argument("--file", metavar="FILE", help="read the solutions from FILE instead of solving")
     sh.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                     help="colour the pieces (auto: when standard output is a terminal)")
@@ -448,7 +489,8 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
     rd.set_defaults(func=cmd_render)
 
-    pl = sub.add_parser("placements", help="count every placement of every piece in the box")
+    pl = sub.add_parser("placements", help="count every placement of every piece in the target")
+    pl.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     pl.add_argument("--json", action="store_true", help="print one JSON object")
     pl.set_defaults(func=cmd_placements)
     return p

@@ -52,6 +52,21 @@ SYMMETRIES: tuple[Matrix, ...] = ROTATIONS + tuple(compose(r, MIRROR_X) for r in
 """All 48 symmetries of the cube: the 24 rotations, then the 24 rotations after a mirror."""
 
 
+PLANE_ROTATIONS: tuple[Matrix, ...] = closure((QUARTER_Z,))
+"""The 4 rotations of the plane z = 0 (about the z axis): a flat board's proper symmetries."""
+
+PLANE_SYMMETRIES: tuple[Matrix, ...] = PLANE_ROTATIONS + tuple(compose(r, MIRROR_X) for r in PLANE_ROTATIONS)
+"""The plane's 8 symmetries: 4 rotations, then 4 reflections (a piece turned over)."""
+
+
+def group(flat: bool, mirrored: bool) -> tuple[Matrix, ...]:
+    """The matrices that move pieces: in space 24 rotations (48 with mirrors), on a flat
+    board the plane's 4 rotations (8 with reflections)."""
+    if flat:
+        return PLANE_SYMMETRIES if mirrored else PLANE_ROTATIONS
+    return SYMMETRIES if mirrored else ROTATIONS
+
+
 def is_proper(m: Matrix) -> bool:
     """True for a rotation, False for a symmetry that mirrors."""
     return determinant(m) == 1
@@ -80,11 +95,12 @@ def mirror(cells: Iterable[Cell]) -> Shape:
     return transform(MIRROR_X, cells)
 
 
-def orientations(cells: Iterable[Cell], mirrored: bool = False) -> tuple[Shape, ...]:
-    """The distinct normalized images of a shape under the 24 rotations (48 with `mirrored`)."""
+def orientations(cells: Iterable[Cell], mirrored: bool = False, flat: bool = False) -> tuple[Shape, ...]:
+    """The distinct normalized images of a shape under the 24 rotations (48 with `mirrored`);
+    with `flat`, under the plane's 4 rotations (8 with `mirrored`)."""
     cells = tuple(cells)
     out: dict[Shape, None] = {}
-    for m in SYMMETRIES if mirrored else ROTATIONS:
+    for m in group(flat, mirrored):
         out.setdefault(transform(m, cells), None)
     return tuple(out)
 

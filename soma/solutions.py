@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .problem import SOMA_CUBE, Puzzle, seed_groups, soma_problem
 from .solver import CellSearch, EventCallback, SearchStats, Solution, fixed_order
-from .symmetry import Canonizer, Counts, count_classes, rotation_subgroup
+from .symmetry import Canonizer, Counts, copy_key, count_classes, rotation_subgroup
 
 STRATEGIES = ("first-cell", "fixed-order")
 CONVENTIONS = ("unique", "rotations", "all")
@@ -48,10 +48,25 @@ def raw_solutions(strategy: str, convention: str, puzzle: Puzzle = SOMA_CUBE,
     """The search itself: fixed-order runs the seed's search; first-cell searches every
     placement for `all`, and one piece held at its symmetry representatives otherwise."""
     if strategy == "fixed-order":
+        if puzzle.pieces != SOMA_CUBE.pieces or puzzle.target != SOMA_CUBE.target:
+            raise ValueError("the fixed-order strategy is the seed's Soma cube search; use first-cell")
         return fixed_order(seed_groups(puzzle), puzzle.size, on_event, stats, emit_tests)
     problem = soma_problem(convention, puzzle)
-    search = CellSearch(problem.placements, puzzle.target, held=problem.held)
+    search = CellSearch(problem.placements, puzzle.target, copies=puzzle.copies_map, held=problem.held)
     return search.solutions(on_event, stats, emit_tests)
+
+
+def solution_key(solution: Solution, puzzle: Puzzle) -> str:
+    """A solution as a string: its letters, and for a puzzle with copies '|' and which copy
+    covers each cell (copies numbered by their first cell)."""
+    letters = solution.letters(puzzle.size)
+    if not puzzle.copies:
+        return letters
+    ids = ["0"] * puzzle.size
+    for k, p in enumerate(solution.placements):
+        for i in p.cells:
+            ids[i] = chr(48 + k)
+    return copy_key(letters, "".join(ids))
 
 
 def _distinct(letters: Iterable[str], key: Callable[[str], str] | None) -> Iterator[str]:
@@ -90,7 +105,7 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
     full = Canonizer(puzzle.group)
     stats = SearchStats()
     search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests)
-    letters = (s.letters(puzzle.size) for s in search)
+    letters = (solution_key(s, puzzle) for s in search)
     search_time = [0.0]
 
     def timed(it: Iterator[str]) -> Iterator[str]:
@@ -130,23 +145,37 @@ def count(puzzle: Puzzle = SOMA_CUBE) -> tuple[Counts, SearchStats]:
     return count_classes(result.solutions, puzzle.group), result.stats
 
 
-def regenerate_command(convention: str, path: str = "data/solutions.txt") -> str:
+def regenerate_command(convention: str, path: str = "data/solutions.txt", puzzle: Puzzle = SOMA_CUBE) -> str:
     flag = {"unique": "--unique", "rotations": "--rotations", "all": "--all"}[convention]
-    return f"soma solve {flag} --out {path}"
+    which = "" if puzzle.source in ("", "soma") else f"{puzzle.source} "
+    return f"soma solve {which}{flag} --out {path}"
+
+
+def cells_words(puzzle: Puzzle) -> str:
+    if puzzle.target == SOMA_CUBE.target:
+        return ("one piece letter per cell, cell (x, y, z) at position x + 3y + 9z "
+                "(x, y, z in 0..2; z is the layer)")
+    cells = " ".join(f"{x},{y},{z}" for x, y, z in puzzle.target.cells)
+    return (f"one piece letter per cell of the target, {puzzle.size} cells {puzzle.target.order_words()} "
+            f"(x, y, z): {cells}")
 
 
 def format_text(result: SolveResult, out_path: str = "data/solutions.txt") -> str:
     """The solutions file: '#' header lines, then 'number letters' per line."""
     puzzle = result.puzzle
     names = " ".join(f"{p.name}={p.long_name}" for p in puzzle.pieces)
+    convention = CONVENTION_WORDS[result.convention]
+    if puzzle.target != SOMA_CUBE.target or puzzle.pieces != SOMA_CUBE.pieces:
+        convention = {"unique": "unique up to the target's symmetries (each line the least of its images)",
+                      "rotations": "unique up to the target's rotations (each line the least of its images)",
+                      "all": CONVENTION_WORDS["all"]}[result.convention]
     head = [
         f"# {FORMAT_NAME} {FORMAT_VERSION}: {len(result.solutions)} solutions of the {puzzle.name}",
-        f"# convention: {CONVENTION_WORDS[result.convention]}",
-        "# cells: one piece letter per cell, cell (x, y, z) at position x + 3y + 9z "
-        "(x, y, z in 0..2; z is the layer)",
+        f"# convention: {convention}",
+        f"# cells: {cells_words(puzzle)}",
         f"# pieces: {names}",
         "# order: lines sorted as strings; numbers count from 1",
-        f"# regenerate: {regenerate_command(result.convention, out_path)}",
+        f"# regenerate: {regenerate_command(result.convention, out_path, puzzle)}",
     ]
     body = [f"{n} {s}" for n, s in enumerate(result.solutions, 1)]
     return "\n".join(head + body) + "\n"
@@ -184,7 +213,7 @@ def read_text(path: str, size: int = 27) -> list[str]:
                 if not line or line.startswith("#"):
                     continue
                 parts = line.split()
-                if len(parts) != 2 or not parts[0].isdigit() or len(parts[1]) != size:
+                if len(parts) != 2 or not parts[0].isdigit() or len(parts[1].split("|")[0]) != size:
                     raise SolutionsFileError(f"{path}:{lineno}: expected 'number letters' with "
                                              f"{size} letters, got {line[:60]!r}")
                 if int(parts[0]) != len(out) + 1:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from .bitmask import Placement, Target
-from .geometry import SYMMETRIES, Matrix, apply, is_proper, normalize, orientations
+from .geometry import Matrix, apply, is_proper, normalize, orientations
+from .geometry import group as group_of
 from .pieces import Piece
 
 
@@ -44,15 +45,17 @@ def _relabel(m: Matrix, pieces: Sequence[Piece], shapes: Mapping[tuple, str]) ->
     return out
 
 
-def symmetry_group(target: Target, pieces: Sequence[Piece], mirrored: bool = False) -> tuple[Symmetry, ...]:
+def symmetry_group(target: Target, pieces: Sequence[Piece], mirrored: bool = False,
+                   flat: bool = False) -> tuple[Symmetry, ...]:
     """The symmetries of the target that map the piece set onto itself (mirrored pieces: all of
-    the target's symmetries). The Soma cube has 48: 24 rotations, 24 that swap A and B."""
+    the target's symmetries; a flat board: the plane's). The Soma cube has 48: 24 rotations,
+    24 that swap A and B."""
     cells = target.cells
     base = normalize(cells)
     shift = tuple(min(c[i] for c in cells) for i in range(3))
-    shapes = {shape: p.name for p in reversed(pieces) for shape in orientations(p.cells)}
+    shapes = {shape: p.name for p in reversed(pieces) for shape in orientations(p.cells, flat=flat)}
     group = []
-    for m in SYMMETRIES:
+    for m in group_of(flat, True):
         if set(normalize(apply(m, c) for c in cells)) != set(base):
             continue
         rel = {p.name: p.name for p in pieces} if mirrored else _relabel(m, pieces, shapes)
@@ -79,16 +82,38 @@ class Canonizer:
             self._maps.append((itemgetter(*inv), table))
 
     def images(self, s: str) -> list[str]:
-        """The image of s under every group element, in the group's order."""
+        """The image of s under every group element, in the group's order. A solution of a puzzle
+        with copies is 'letters|copies' (see `copy_key`); its copies are renumbered after the move."""
+        if "|" in s:
+            letters, copies = s.split("|")
+            return [copy_key(a, b) for a, b in zip(self.images(letters), self._moved(copies))]
         out = []
         for pick, table in self._maps:
             t = "".join(pick(s))
             out.append(t.translate(table) if table else t)
         return out
 
+    def _moved(self, s: str) -> list[str]:
+        return ["".join(pick(s)) for pick, _ in self._maps]
+
     def canonical(self, s: str) -> str:
         """The least image of s: one representative per class."""
         return min(self.images(s))
+
+
+def copy_key(letters: str, copies: str) -> str:
+    """'letters|copies' with the copies of each piece numbered 0, 1, ... in the order of their
+    first cell, so that fillings differing only in which copy sits where are one key."""
+    seen: dict[tuple[str, str], str] = {}
+    per: dict[str, int] = {}
+    out = []
+    for ch, c in zip(letters, copies):
+        key = (ch, c)
+        if key not in seen:
+            seen[key] = str(per.get(ch, 0))
+            per[ch] = per.get(ch, 0) + 1
+        out.append(seen[key])
+    return f"{letters}|{''.join(out)}"
 
 
 def rotation_subgroup(group: Iterable[Symmetry]) -> tuple[Symmetry, ...]:
@@ -137,15 +162,15 @@ def orbit_representatives(placements: Sequence[Placement], group: Sequence[Symme
     return reps
 
 
-def reduce_by_symmetry(placements: Mapping[str, Sequence[Placement]],
-                       group: Sequence[Symmetry]) -> tuple[dict[str, tuple[Placement, ...]], str | None]:
+def reduce_by_symmetry(placements: Mapping[str, Sequence[Placement]], group: Sequence[Symmetry],
+                       allowed: set[str] | None = None) -> tuple[dict[str, tuple[Placement, ...]], str | None]:
     """Restrict one piece to a representative of each orbit of its placements, so that every
     class of solutions is still found at least once (duplicates, if a representative has
     symmetries of its own, are removed by canonical form). Picks the piece mapped to itself by
     every symmetry with the fewest representatives; returns the new table and that piece."""
     best = None
     for name, ps in placements.items():
-        if not ps or any(dict(g.relabel)[name] != name for g in group):
+        if not ps or any(dict(g.relabel)[name] != name for g in group) or (allowed is not None and name not in allowed):
             continue
         reps = orbit_representatives(ps, group)
         if best is None or len(reps) < len(best[1]):

@@ -64,6 +64,7 @@ class Event:
 def header_lines(puzzle: Puzzle, strategy: str, convention: str, command: str, tests: bool) -> list[str]:
     lines = [f"# {FORMAT} {VERSION}",
              f"# puzzle: {puzzle.name}",
+             f"# source: {puzzle.source or 'soma'}",
              f"# strategy: {strategy}",
              f"# convention: {convention}",
              f"# tests: {'yes' if tests else 'no'}",
@@ -240,10 +241,14 @@ def parse_header(path: str, lines: Sequence[str]) -> Header:
 
 
 def _puzzle_of(path: str, header: Header) -> Puzzle:
-    puzzle = PUZZLES.get(header.puzzle_name)
-    if puzzle is None:
-        raise TraceError(f"{path}:2: unknown puzzle {header.puzzle_name!r} (known: {', '.join(PUZZLES)})")
-    return puzzle
+    source = header.fields.get("source", "soma")
+    if source == "soma" and header.puzzle_name in PUZZLES:
+        return PUZZLES[header.puzzle_name]
+    from .puzzle import PuzzleError, load_puzzle
+    try:
+        return load_puzzle(source)
+    except PuzzleError as e:
+        raise TraceError(f"{path}:3: the trace's puzzle cannot be loaded: {e}") from None
 
 
 @dataclass
