@@ -114,11 +114,11 @@ def cmd_solve(args) -> int:
                     args.trace, puzzle, args.strategy, convention, args.command_line,
                     tests=args.trace_tests, progress=bar.update) as writer:
                 result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle, on_event=writer,
-                                 emit_tests=args.trace_tests)
+                                 emit_tests=args.trace_tests, algorithm=args.algorithm)
         else:
             with progress_bar("solutions") as bar:
                 result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle,
-                                 on_solution=lambda s: bar.update())
+                                 on_solution=lambda s: bar.update(), algorithm=args.algorithm)
     except ValueError as e:
         raise UserError(str(e)) from None
     text = S.format_json(result) if args.format == "json" else S.format_text(result, args.out or "data/solutions.txt")
@@ -127,7 +127,7 @@ def cmd_solve(args) -> int:
     elif not args.json:
         sys.stdout.write(text)
     if args.json:
-        summary = {"strategy": result.strategy, "convention": result.convention,
+        summary = {"strategy": result.strategy, "algorithm": args.algorithm, "convention": result.convention,
                    "solutions": len(result.solutions), "complete": result.complete,
                    **{k: v for k, v in result.stats.as_dict().items() if k != "solutions"},
                    "raw_solutions": result.stats.solutions,
@@ -157,13 +157,17 @@ def cmd_count(args) -> int:
     from .solutions import count
     puzzle = puzzle_of(args.puzzle)
     start = time.perf_counter()
-    counts, stats = count(puzzle)
+    try:
+        counts, stats = count(puzzle, args.algorithm)
+    except ValueError as e:
+        raise UserError(str(e)) from None
     seconds = time.perf_counter() - start
     group = len(puzzle.group)
     if args.json:
         print(json.dumps({"puzzle": puzzle.name, "fixed": counts.fixed, "rotations": counts.rotations,
                           "unique": counts.unique, "placements": stats.placements, "removals": stats.removals,
-                          "tests": stats.tests, "symmetries": group,
+                          "tests": stats.tests, "symmetries": group, "algorithm": args.algorithm,
+                          **({"nodes": stats.placements, "updates": stats.updates} if stats.updates else {}),
                           "method": f"unique search (one piece held at one placement per class), "
                                     f"expanded exactly by the {group} symmetries",
                           "seconds": round(seconds, 6)}))
@@ -422,6 +426,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true",
                     help="print a JSON summary (solutions, placements, removals, tests, seconds, "
                          "search_seconds) instead of the solutions")
+    sp.add_argument("--algorithm", choices=("bitarray", "dlx"), default="bitarray",
+                    help="bitarray (default): the AND / OR / AND-NOT search; dlx: Knuth's dancing links "
+                         "(Algorithm X, column with the fewest rows first) over the same placements")
     sp.add_argument("--trace", metavar="FILE", help="write every place / remove / solution event to "
                     "FILE as the search runs (gzip-compressed if FILE ends in .gz)")
     sp.add_argument("--trace-tests", action="store_true",
@@ -445,6 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Count the solutions under the three conventions: a search for the "
                                     "unique ones, expanded exactly by the cube's 48 symmetries.")
     sc.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
+    sc.add_argument("--algorithm", choices=("bitarray", "dlx"), default="bitarray", help="the search to count with")
     sc.add_argument("--json", action="store_true", help="print one JSON object")
     sc.set_defaults(func=cmd_count)
 

@@ -42,11 +42,22 @@ class SolveResult:
     puzzle: Puzzle = field(default=SOMA_CUBE, repr=False)
 
 
+ALGORITHMS = ("bitarray", "dlx")
+
+
 def raw_solutions(strategy: str, convention: str, puzzle: Puzzle = SOMA_CUBE,
                   on_event: EventCallback | None = None, stats: SearchStats | None = None,
-                  emit_tests: bool = True) -> Iterator[Solution]:
+                  emit_tests: bool = True, algorithm: str = "bitarray") -> Iterator[Solution]:
     """The search itself: fixed-order runs the seed's search; first-cell searches every
-    placement for `all`, and one piece held at its symmetry representatives otherwise."""
+    placement for `all`, and one piece held at its symmetry representatives otherwise;
+    `algorithm='dlx'` runs dancing links over the same placements instead."""
+    if algorithm == "dlx":
+        if puzzle.copies:
+            raise ValueError("dancing links here covers each piece once: a puzzle with copies needs "
+                             "--algorithm bitarray")
+        from .dlx import dancing_links
+        problem = soma_problem(convention, puzzle)
+        return dancing_links(problem.placements, puzzle.size, on_event, stats, puzzle.spare, problem.held)
     if strategy == "fixed-order":
         if puzzle.pieces != SOMA_CUBE.pieces or puzzle.target != SOMA_CUBE.target:
             raise ValueError("the fixed-order strategy is the seed's Soma cube search; use first-cell")
@@ -95,7 +106,8 @@ def _expand(unique: Iterable[str], canonizer: Canonizer, rotations: Canonizer | 
 
 def solve(strategy: str = "first-cell", convention: str = "unique", limit: int | None = None,
           puzzle: Puzzle = SOMA_CUBE, on_event: EventCallback | None = None,
-          on_solution: Callable[[str], None] | None = None, emit_tests: bool = True) -> SolveResult:
+          on_solution: Callable[[str], None] | None = None, emit_tests: bool = True,
+          algorithm: str = "bitarray") -> SolveResult:
     """Search and collect the solutions of a convention, sorted (the first `limit` found)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
@@ -104,7 +116,9 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
     start = time.perf_counter()
     full = Canonizer(puzzle.group)
     stats = SearchStats()
-    search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests)
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
+    search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests, algorithm)
     letters = (solution_key(s, puzzle) for s in search)
     search_time = [0.0]
 
@@ -117,7 +131,7 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
         search_time[0] += time.perf_counter() - t
 
     letters = timed(letters)
-    if convention == "all" and strategy == "first-cell":
+    if convention == "all" and (strategy == "first-cell" or algorithm == "dlx"):
         found: Iterator[str] = _distinct(letters, None)
     else:
         found = _distinct(letters, full.canonical)
@@ -139,9 +153,9 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
                        search_time[0], complete, puzzle)
 
 
-def count(puzzle: Puzzle = SOMA_CUBE) -> tuple[Counts, SearchStats]:
+def count(puzzle: Puzzle = SOMA_CUBE, algorithm: str = "bitarray") -> tuple[Counts, SearchStats]:
     """The three counts from the unique search, expanded exactly by the symmetry group."""
-    result = solve("first-cell", "unique", puzzle=puzzle)
+    result = solve("first-cell", "unique", puzzle=puzzle, algorithm=algorithm)
     return count_classes(result.solutions, puzzle.group), result.stats
 
 

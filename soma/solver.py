@@ -38,10 +38,14 @@ class SearchStats:
     removals: int = 0
     tests: int = 0
     solutions: int = 0
+    updates: int = 0            # dancing links: link updates (Knuth's mems-like count)
 
     def as_dict(self) -> dict[str, int]:
-        return {"placements": self.placements, "removals": self.removals,
-                "tests": self.tests, "solutions": self.solutions}
+        out = {"placements": self.placements, "removals": self.removals,
+               "tests": self.tests, "solutions": self.solutions}
+        if self.updates:
+            out["nodes"], out["updates"] = self.placements, self.updates
+        return out
 
 
 def _conflicts(flat: Sequence[Placement], size: int) -> list[bitarray]:
