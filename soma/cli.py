@@ -35,6 +35,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def puzzle_of(spec):
+    if spec in (None, "soma"):                  # the default needs no puzzle file machinery
+        from .problem import SOMA_CUBE
+        return SOMA_CUBE
     from .puzzle import PuzzleError, load_puzzle
     try:
         return load_puzzle(spec)
@@ -342,7 +345,6 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 
 def cmd_render(args) -> int:
-    from .problem import SOMA_CUBE
     size = _parse_size(args.size)
     try:
         from viewer.display import Display, parse_layer
@@ -350,7 +352,15 @@ def cmd_render(args) -> int:
         from viewer.scene import VIEWS
     except ImportError as e:
         raise _viewer_missing(e, "soma render") from None
-    if args.view not in VIEWS:
+    view = args.view
+    if args.trace:
+        trace = _open_trace(args.trace)
+        puzzle = trace.puzzle
+    else:
+        puzzle = puzzle_of(args.puzzle)
+    if view is None:
+        view = "top" if puzzle.flat else "iso"
+    if view not in VIEWS:
         raise UserError(f"--view {args.view!r}: use one of {', '.join(VIEWS)}")
     try:
         hidden = frozenset(parse_layer(h) for h in args.hide)
@@ -358,31 +368,30 @@ def cmd_render(args) -> int:
         raise UserError(f"--hide: {e}") from None
     _check_writable(args.out)
     if args.trace:
-        trace = _open_trace(args.trace)
         step = len(trace) - 1 if args.step is None else args.step
         if not -1 <= step < len(trace):
             raise UserError(f"step {step} is out of range: {args.trace} has steps 0 to {len(trace) - 1}")
         state = trace.state(step)
         event = trace.event(step) if step >= 0 else None
         cells = event.placement.cells if event and event.placement else ()
-        display = Display(state.letters(SOMA_CUBE.size), colours(), hidden, args.explode, cells,
+        display = Display(state.letters(puzzle.size), colours(puzzle), hidden, args.explode, cells,
                           event.kind if event else "place")
         what = f"step {step} of {args.trace}"
     else:
         from . import solutions as S
-        sols = S.read_text(args.file) if args.file else S.solve().solutions
+        sols = S.read_text(args.file, puzzle.size) if args.file else S.solve(puzzle=puzzle).solutions
         n = args.solution or 1
         if not 1 <= n <= len(sols):
             raise UserError(f"solution {n} is out of range: there are {len(sols)} (1..{len(sols)})")
-        display = Display(sols[n - 1], colours(), hidden, args.explode)
+        display = Display(sols[n - 1].split("|")[0], colours(puzzle), hidden, args.explode)
         what = f"solution {n}"
     try:
-        render_png(display, args.out, size, args.view)
+        render_png(display, args.out, size, view, puzzle.target)
     except RenderUnavailable as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(f"cannot write {args.out}: {e.strerror}") from None
-    print(f"wrote {args.out}: {what}, {size[0]}x{size[1]}, view {args.view}", file=sys.stderr)
+    print(f"wrote {args.out}: {puzzle.name}, {what}, {size[0]}x{size[1]}, view {view}", file=sys.stderr)
     return 0
 
 
@@ -486,11 +495,13 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--solution", type=positive_int, metavar="N", help="solution N of the 240 (default 1)")
     src.add_argument("--trace", metavar="FILE", help="a trace; with --step N the board after step N "
                      "(default: the last step)")
+    rd.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     rd.add_argument("--step", type=int, metavar="N", help="the trace step to draw")
     rd.add_argument("--file", metavar="FILE", help="take the solutions from FILE instead of solving")
     rd.add_argument("--hide", action="append", default=[], metavar="AXIS=I",
                     help="hide a layer, for example --hide z=2 (repeatable)")
-    rd.add_argument("--view", default="iso", help="iso (default), front, back, left, right, top, bottom")
+    rd.add_argument("--view", default=None, help="iso (the default in space), top (the default for a "
+                    "flat board), front, back, left, right, bottom")
     rd.add_argument("--explode", type=float, default=0.0, metavar="F",
                     help="pull the layers apart by F cells (0 to 1.5)")
     rd.add_argument("--size", default="800x600", metavar="WxH", help="picture size (default 800x600)")

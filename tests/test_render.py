@@ -70,3 +70,15 @@ def test_render_bad_arguments_are_one_line(tmp_path):
         assert r.returncode == 2 and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert not (tmp_path / "x.png").exists()
+
+
+def test_render_a_pentomino_board_from_above(tmp_path):
+    out = tmp_path / "board.png"
+    r = subprocess.run([sys.executable, "-m", "soma", "render", "pentominoes-3x20", "--solution", "1",
+                        "--size", "400x200", "--out", str(out)], capture_output=True, text=True,
+                       env=no_display_env(), cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "view top" in r.stderr
+    image = read_png(out)
+    colours = {tuple(int(v) // 16 for v in px) for px in image[..., :3].reshape(-1, 3)}
+    assert len(colours) > 12            # the twelve pieces' colours and the background

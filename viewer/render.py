@@ -16,22 +16,22 @@ INSTALL_HINT = ("install EGL and Mesa (Debian: apt-get install libegl1 libgl1-me
                 "extra (pip install '.[viewer]')")
 
 
-def _egl_scene(size: tuple[int, int]):
+def _egl_scene(size: tuple[int, int], target=None):
     os.environ.setdefault("EGL_PLATFORM", "surfaceless")
     try:
         import vispy
         vispy.use(app="egl")
         from .scene import CubeScene
-        return CubeScene(size=size)
+        return CubeScene(size=size, target=target or SOMA_CUBE.target)
     except ImportError as e:
         raise RenderUnavailable(f"soma render needs vispy: {e}; {INSTALL_HINT}") from None
     except Exception as e:  # noqa: BLE001 - vispy raises plain RuntimeErrors for a missing EGL
         raise RenderUnavailable(f"soma render could not start EGL ({type(e).__name__}: {e}); {INSTALL_HINT}") from None
 
 
-def render_png(display: Display, path: str, size=(800, 600), view: str = "iso") -> None:
+def render_png(display: Display, path: str, size=(800, 600), view: str = "iso", target=None) -> None:
     """Draw a display and write it to path as PNG (written whole, then renamed)."""
-    scene = _egl_scene(size)
+    scene = _egl_scene(size, target)
     scene.set_view(view)
     scene.show(display)
     image = scene.render()
@@ -45,5 +45,5 @@ def render_png(display: Display, path: str, size=(800, 600), view: str = "iso") 
             os.unlink(tmp)
 
 
-def colours() -> dict[str, str]:
-    return {p.name: p.colour for p in SOMA_CUBE.pieces}
+def colours(puzzle=SOMA_CUBE) -> dict[str, str]:
+    return {p.name: p.colour for p in puzzle.pieces}

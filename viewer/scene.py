@@ -31,7 +31,9 @@ class CubeScene:
         self.view = self.canvas.central_widget.add_view()
         dims = np.array(target.dims, dtype=float)
         self.middle = tuple(dims / 2)
-        cam = scene.TurntableCamera(fov=35, distance=DEFAULT_DISTANCE, center=self.middle)
+        diagonal = float(np.linalg.norm(dims))             # fit the whole target in the 35 degree view
+        self.distance = max(DEFAULT_DISTANCE, 1.2 * diagonal / (2 * np.tan(np.radians(35 / 2))))
+        cam = scene.TurntableCamera(fov=35, distance=self.distance, center=self.middle)
         cam.depth_value = 10            # render() has a 16-bit depth buffer
         self.view.camera = cam
         self.mesh = scene.visuals.Mesh(parent=self.view.scene)
@@ -70,7 +72,7 @@ class CubeScene:
 
     def set_view(self, name: str) -> None:
         az, el = VIEWS[name]
-        self.set_camera(az, el, DEFAULT_DISTANCE)
+        self.set_camera(az, el, self.distance)
 
     def reset(self) -> None:
         self.camera.center = self.middle
@@ -89,7 +91,7 @@ class CubeScene:
 
     def camera_values(self) -> tuple[float, float, float]:
         cam = self.camera
-        return float(cam.azimuth), float(cam.elevation), float(cam.distance or DEFAULT_DISTANCE)
+        return float(cam.azimuth), float(cam.elevation), float(cam.distance or self.distance)
 
     # -- pictures and picking -----------------------------------------------------------------
     def render(self) -> np.ndarray:
@@ -126,6 +128,6 @@ class CubeScene:
     def _eye(self) -> np.ndarray:
         cam = self.camera
         az, el = np.radians(cam.azimuth), np.radians(cam.elevation)
-        d = cam.distance or DEFAULT_DISTANCE
+        d = cam.distance or self.distance
         offset = np.array([np.sin(az) * np.cos(el), -np.cos(az) * np.cos(el), np.sin(el)]) * d
         return np.array(cam.center) + offset
