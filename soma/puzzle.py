@@ -29,7 +29,7 @@ from .pieces import PALETTE, PIECE_SETS, Piece
 from .problem import SOMA_CUBE, Puzzle
 
 PUZZLE_DIR = Path(__file__).resolve().parent.parent / "data" / "puzzles"
-KEYS = {"name", "pieces", "piece", "mirror", "shape", "spare", "description"}
+KEYS = {"name", "pieces", "piece", "pieces_xml", "mirror", "shape", "spare", "description"}
 PIECE_KEYS = {"name", "shape", "count", "colour", "long_name"}
 
 
@@ -61,7 +61,7 @@ def load_puzzle(spec: str | None) -> Puzzle:
     except OSError as e:
         raise PuzzleError(f"{spec}: cannot read: {e.strerror}") from None
     source = path.stem if path.parent == PUZZLE_DIR else str(spec)
-    return parse_puzzle(text, str(spec), source)
+    return parse_puzzle(text, str(path), source)
 
 
 class _Where:
@@ -121,7 +121,60 @@ def _bool(doc, key, where) -> bool:
     return value
 
 
+def read_xml_pieces(path: str, where: _Where | None = None, line: int = 1) -> list[Piece]:
+    """Pieces from seed 001's XML file: root PIEZAS, PIEZA nodes with Nombre, Ancho (width),
+    Alto (height) and Contenido (a 0/1 string, row by row), as attributes or child elements.
+    Read with defusedxml, so no entity tricks."""
+    import defusedxml.ElementTree as ET
+    from defusedxml import DefusedXmlException
+
+    def fail(message: str) -> PuzzleError:
+        return where.error(line, message) if where else PuzzleError(f"{path}:1: {message}")
+    try:
+        root = ET.parse(path).getroot()
+    except FileNotFoundError:
+        raise fail(f"no XML piece file {path}") from None
+    except (ET.ParseError, DefusedXmlException) as e:
+        raise fail(f"the XML piece file {path} cannot be read: {e}") from None
+    if root.tag != "PIEZAS":
+        raise fail(f"{path}: the root element is {root.tag!r}, expected PIEZAS")
+    pieces = []
+    for k, node in enumerate(root.findall("PIEZA")):
+        def field(key):
+            value = node.get(key)
+            if value is None and node.find(key) is not None:
+                value = node.find(key).text
+            return (value or "").strip()
+        name, content = field("Nombre"), field("Contenido")
+        try:
+            width, height = int(field("Ancho")), int(field("Alto"))
+        except ValueError:
+            raise fail(f"{path}: piece {k + 1} ({name!r}) needs whole numbers Ancho and Alto") from None
+        if len(content) != width * height or set(content) - {"0", "1"}:
+            raise fail(f"{path}: piece {name!r}: Contenido must be {width * height} characters of 0 and 1")
+        letter = name[:1].upper()
+        if not letter.isalnum() or any(p.name == letter for p in pieces):
+            raise fail(f"{path}: piece {name!r} needs a first letter of its own (one letter names a piece)")
+        cells = [(i % width, i // width, 0) for i, ch in enumerate(content) if ch == "1"]
+        if not cells or not is_connected(cells):
+            raise fail(f"{path}: piece {name!r} is empty or not connected")
+        pieces.append(Piece(letter, name, normalize(cells), PALETTE[k % len(PALETTE)]))
+    if not pieces:
+        raise fail(f"{path}: no PIEZA elements")
+    return pieces
+
+
 def _pieces(doc, where: _Where) -> tuple[list[Piece], dict[str, int]]:
+    if sum(key in doc for key in ("pieces", "piece", "pieces_xml")) > 1:
+        raise where.error(where.line_of("pieces_xml" if "pieces_xml" in doc else "pieces"),
+                          "give one of pieces = \"set\", pieces_xml = \"file.xml\" or [[piece]] tables")
+    if "pieces_xml" in doc:
+        value = doc["pieces_xml"]
+        line = where.line_of("pieces_xml")
+        if not isinstance(value, str):
+            raise where.error(line, "pieces_xml is the path of an XML piece file")
+        path = Path(value) if Path(value).is_absolute() else Path(where.path).parent / value
+        return read_xml_pieces(str(path), where, line), {}
     if "pieces" in doc and "piece" in doc:
         raise where.error(where.line_of("pieces"), "give either pieces = \"set\" or [[piece]] tables, not both")
     if "pieces" in doc:

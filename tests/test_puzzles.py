@@ -221,3 +221,25 @@ def test_random_text_never_raises_anything_else(text):
         parse_puzzle(text, "random.toml")
     except PuzzleError as e:
         assert str(e).startswith("random.toml:")
+
+
+def test_pieces_from_seed_001s_xml_file():
+    puzzle = load_puzzle("pentominoes-5x12-xml")
+    assert [p.name for p in puzzle.pieces] == list("FILNPTUVWXYZ")
+    assert sum(len(p) for p in puzzle.placements.values()) == 1936
+    assert len(solve("first-cell", "unique", puzzle=puzzle).solutions) == 1010
+
+
+@pytest.mark.parametrize("xml, message", [
+    ("<PIEZAS><PIEZA Nombre='A' Ancho='2' Alto='1' Contenido='1'/></PIEZAS>", "Contenido must be 2"),
+    ("<PIECES/>", "expected PIEZAS"),
+    ("<PIEZAS><PIEZA Nombre='A' Ancho='x' Alto='1' Contenido='1'/></PIEZAS>", "whole numbers"),
+    ("<PIEZAS>", "cannot be read"),
+    ('<!DOCTYPE x [<!ENTITY e "boom">]><PIEZAS>&e;</PIEZAS>', "cannot be read"),
+])
+def test_bad_xml_piece_files(tmp_path, xml, message):
+    (tmp_path / "p.xml").write_text(xml)
+    text = 'pieces_xml = "p.xml"\nshape = "##"\n'
+    (tmp_path / "x.toml").write_text(text)
+    with pytest.raises(PuzzleError, match=message):
+        load_puzzle(str(tmp_path / "x.toml"))
