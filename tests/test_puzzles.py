@@ -181,7 +181,7 @@ BAD = {
     "bad name": ('shape = "##"\n[[piece]]\nname = "long"\nshape = "##"\n', r"bad.toml:3: a piece's name is one letter"),
     "same name": ('shape = "##"\n[[piece]]\nname = "a"\nshape = "#"\n[[piece]]\nname = "a"\nshape = "#"\n',
                   r"bad.toml:\d+: two pieces are named 'a'"),
-    "both": ('pieces = "soma"\nshape = "#"\n[[piece]]\nname = "a"\nshape = "#"\n', r"bad.toml:1: give either"),
+    "both": ('pieces = "soma"\nshape = "#"\n[[piece]]\nname = "a"\nshape = "#"\n', r"bad.toml:1: give one of"),
     "mirror type": ('pieces = "soma"\nmirror = "yes"\nshape = "#"\n', r"bad.toml:2: 'mirror' must be true or false"),
     "preplaced mismatch": ('shape = """\na.a\n"""\n[[piece]]\nname = "a"\nshape = "##"\n[[piece]]\nname = "b"\nshape = "#"\n',
                            r"bad.toml:1: the counts do not add up|pre-placed for a do not match"),
