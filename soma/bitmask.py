@@ -168,6 +168,15 @@ class Placement:
         return f"{self.piece}#{self.number} {list(self.cells)}"
 
 
+def letters_of(placements, size: int, empty: str = ".") -> str:
+    """One piece letter per target cell, in bit order, for some placements ('.' elsewhere)."""
+    marks = [empty] * size
+    for p in placements:
+        for i in p.cells:
+            marks[i] = p.piece
+    return "".join(marks)
+
+
 def piece_placements(piece: Piece, target: Target = CUBE, mirrored: bool = False,
                      flat: bool | None = None) -> tuple[Placement, ...]:
     """Every placement of a piece in the target: each orientation, moved so that its first cell

@@ -175,8 +175,6 @@ def _pieces(doc, where: _Where) -> tuple[list[Piece], dict[str, int]]:
             raise where.error(line, "pieces_xml is the path of an XML piece file")
         path = Path(value) if Path(value).is_absolute() else Path(where.path).parent / value
         return read_xml_pieces(str(path), where, line), {}
-    if "pieces" in doc and "piece" in doc:
-        raise where.error(where.line_of("pieces"), "give either pieces = \"set\" or [[piece]] tables, not both")
     if "pieces" in doc:
         value = doc["pieces"]
         if not isinstance(value, str) or value not in PIECE_SETS:

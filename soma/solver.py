@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bitarray import bitarray
 
-from .bitmask import Placement, Target
+from .bitmask import Placement, Target, letters_of
 
 TEST, PLACE, REMOVE, SOLUTION = "test", "place", "remove", "solution"
 EventCallback = Callable[[str, Placement | None], None]
@@ -24,11 +24,7 @@ class Solution:
 
     def letters(self, size: int, empty: str = ".") -> str:
         """One piece letter per target cell, in bit order ('.' for a cell left empty)."""
-        out = [empty] * size
-        for p in self.placements:
-            for i in p.cells:
-                out[i] = p.piece
-        return "".join(out)
+        return letters_of(self.placements, size, empty)
 
 
 @dataclass

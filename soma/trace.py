@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from bitarray import bitarray, frozenbitarray
 
-from .bitmask import Placement, from_hex, to_hex
+from .bitmask import Placement, letters_of, to_hex
 from .problem import SOMA_CUBE, Puzzle
 
 FORMAT, VERSION = "soma-trace", 1
@@ -375,11 +375,7 @@ class BoardState:
         return {k: sorted(v) for k, v in out.items()}
 
     def letters(self, size: int, empty: str = ".") -> str:
-        marks = [empty] * size
-        for p in self.placements:
-            for i in p.cells:
-                marks[i] = p.piece
-        return "".join(marks)
+        return letters_of(self.placements, size, empty)
 
 
 @dataclass

@@ -2,25 +2,14 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from soma.solutions import read_text
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, one_line_error, run
+
 SHIPPED = ROOT / "data" / "solutions.txt"
-
-
-def run(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "soma", *args], capture_output=True, text=True, cwd=cwd)
-
-
-def one_line_error(r):
-    assert r.returncode != 0
-    assert "Traceback" not in r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
-    return r.stderr
 
 
 def test_help_explains_every_command():

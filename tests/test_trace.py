@@ -1,10 +1,7 @@
 """The trace: written while solving, read back whole or streamed, any step at once, bad files."""
 import gzip
 import json
-import subprocess
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -14,19 +11,9 @@ from soma.solutions import read_text
 from soma.symmetry import Canonizer
 from soma.trace import Trace, TraceError, TraceWarning, read_events, replay
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, one_line_error, run
+
 SHIPPED = ROOT / "data" / "fixed-order.trace.gz"
-
-
-def run(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "soma", *args], capture_output=True, text=True, cwd=cwd)
-
-
-def one_line_error(r):
-    assert r.returncode != 0
-    assert "Traceback" not in r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
-    return r.stderr
 
 
 @pytest.fixture(scope="session")

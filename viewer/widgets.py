@@ -4,7 +4,7 @@ from __future__ import annotations
 from PyQt5 import QtCore, QtGui, QtWidgets
 from PyQt5.QtCore import Qt, pyqtSignal
 
-from .display import AXES, layer_name
+from .display import layer_name
 from .replay import Replay
 
 
