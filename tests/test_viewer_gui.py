@@ -228,3 +228,22 @@ def test_screenshot_of_the_whole_window(tmp_path):
     image = read_png(out)
     assert image.shape[1] >= 1000
     assert sum(n > 100 for n in piece_pixels(image).values()) >= 5
+
+
+def test_a_pentomino_trace_opens_on_its_own_board(qtbot, tmp_path):
+    from viewer.app import trace_puzzle
+    path = tmp_path / "p.trace"
+    r = subprocess.run([sys.executable, "-m", "soma", "solve", "pentominoes-3x20", "--limit", "1", "--trace",
+                        str(path)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    puzzle = trace_puzzle(str(path))
+    assert puzzle.name == "Pentominoes 3x20" and puzzle.flat
+    w = MainWindow(str(path), None, puzzle)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: not w.loading and w.replay.count > 0, timeout=20000)
+    assert w.scene.camera_values()[1] == pytest.approx(90)          # seen from above
+    empty = drawn(w.scene.render()).sum()
+    w.replay.go(w.replay.trace.next_solution(-1))
+    assert drawn(w.scene.render()).sum() > empty
+    assert len(w.legend.findChildren(QtWidgets.QLabel)) == 24     # 12 swatches, 12 names

@@ -13,7 +13,7 @@ from pathlib import Path
 from PyQt5 import QtCore, QtGui, QtWidgets
 from PyQt5.QtCore import Qt
 
-from soma.check import is_solution
+from soma.check import check_puzzle_solution
 from soma.problem import SOMA_CUBE
 from soma.solutions import SolutionsFileError, read_text, solve
 from soma.symmetry import Canonizer
@@ -49,6 +49,15 @@ def sniff(path: str) -> str | None:
     return None
 
 
+def trace_puzzle(path: str):
+    """The puzzle a trace was made for, from its header (None if it cannot be told)."""
+    from soma.trace import TraceError, _load_bytes, _puzzle_of, _split
+    try:
+        return _puzzle_of(path, _split(path, _load_bytes(path)).header)
+    except TraceError:
+        return None
+
+
 class TraceLoader(QtCore.QThread):
     """Opens a trace off the GUI thread."""
     loaded = QtCore.pyqtSignal(object, list)     # trace, warnings
@@ -79,9 +88,9 @@ class SolverThread(QtCore.QThread):
     atomic), which the window drains on a timer into a LiveTrace. `outcome` is set at the end:
     (solutions, cancelled)."""
 
-    def __init__(self, strategy: str, convention: str, parent=None):
+    def __init__(self, strategy: str, convention: str, puzzle=SOMA_CUBE, parent=None):
         super().__init__(parent)
-        self.strategy, self.convention = strategy, convention
+        self.strategy, self.convention, self.puzzle = strategy, convention, puzzle
         self.pending: list = []
         self.cancelled = False
         self.outcome: tuple[int, bool] | None = None
@@ -95,18 +104,19 @@ class SolverThread(QtCore.QThread):
 
     def run(self):
         try:
-            result = solve(self.strategy, self.convention, on_event=self._event, emit_tests=False)
+            result = solve(self.strategy, self.convention, puzzle=self.puzzle, on_event=self._event,
+                           emit_tests=False)
             self.outcome = (len(result.solutions), False)
         except Cancelled:
             self.outcome = (0, True)
 
 
 class MainWindow(QtWidgets.QMainWindow):
-    def __init__(self, trace_path: str | None = None, solutions_path: str | None = None):
+    def __init__(self, trace_path: str | None = None, solutions_path: str | None = None, puzzle=SOMA_CUBE):
         super().__init__()
-        self.setWindowTitle("soma viewer")
+        self.setWindowTitle(f"soma viewer - {puzzle.name}")
         self.resize(1240, 740)
-        self.puzzle = SOMA_CUBE
+        self.puzzle = puzzle
         self.colours = {p.name: p.colour for p in self.puzzle.pieces}
         self.replay = Replay()
         self.solutions = Solutions()
@@ -152,7 +162,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs.setFixedWidth(340)
         self.tabs.currentChanged.connect(lambda _: self.refresh())
         row.addWidget(self.tabs)
-        self.scene = CubeScene(size=(560, 560), parent=central)
+        self.scene = CubeScene(size=(560, 560), parent=central, target=self.puzzle.target)
+        if self.puzzle.flat:
+            self.scene.set_view("top")                  # a board is seen from above
         self.canvas_widget = self.scene.canvas.native
         self.canvas_widget.setMinimumSize(400, 400)
         row.addWidget(self.canvas_widget, 1)
@@ -293,7 +305,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def open_solutions(self, path: str):
         try:
-            letters = read_text(path)
+            letters = read_text(path, self.puzzle.size)
         except (OSError, SolutionsFileError) as e:
             msg = f"{path}: {e.strerror}" if isinstance(e, OSError) else str(e)
             self.replay_panel.show_message(f"Could not open the solutions: {msg}")
@@ -445,7 +457,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def solution_number(self, letters: str) -> int | None:
         """Which of the loaded solutions (1-based) a full board is, up to symmetry."""
-        if "." in letters or not is_solution(letters, self.puzzle.pieces, self.puzzle.target.cells):
+        if "." in letters or check_puzzle_solution(letters, self.puzzle):
             return None
         if not hasattr(self, "_canon"):
             self._canon = Canonizer(self.puzzle.group)
@@ -495,7 +507,7 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.live = LiveTrace(self.puzzle, strategy, convention)
         self._live_command = f"soma solve --strategy {strategy} --{convention}"
-        self.solver = SolverThread(strategy, convention, self)
+        self.solver = SolverThread(strategy, convention, self.puzzle, self)
         self.solver.finished.connect(self._solve_done)
         self._drained = 0
         self.replay.load(self.live)
@@ -567,6 +579,7 @@ class MainWindow(QtWidgets.QMainWindow):
         letters = self.solutions.current()
         if letters is None:
             return
+        letters = letters.split("|")[0]
         if self.assembly is None or self.assembly.letters != letters:
             self.assembly = Assembly(letters, self.puzzle.target)
         if command == "play":
@@ -603,7 +616,7 @@ class MainWindow(QtWidgets.QMainWindow):
             return Display(self.playground.letters(), self.colours, self.hidden, self.explode, aux, "aux",
                            empty_size=0.45)
         if self.showing_solutions():
-            letters = self.solutions.current() or "." * size
+            letters = (self.solutions.current() or "." * size).split("|")[0]
             if self.assembly is not None:
                 return Display(self.assembly.visible_letters(), self.colours, self.hidden, self.explode,
                                offsets=self.assembly.offsets())
@@ -656,6 +669,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "With no file, opens the shipped trace and the 240 solutions.")
     p.add_argument("files", nargs="*", metavar="TRACE|SOLUTIONS", help="a trace (soma solve --trace) and/or "
                    "a solutions file (soma solve --out)")
+    p.add_argument("--puzzle", metavar="PUZZLE", help="the puzzle (a file or shipped name); by default the "
+                   "trace's own, or the Soma cube")
     p.add_argument("--screenshot", metavar="FILE.png", help="open, load, save the whole window to FILE.png, exit")
     p.add_argument("--solution", type=int, metavar="N", help="start on solution N of the solutions tab")
     p.add_argument("--step", type=int, metavar="N", help="start the replay at step N")
@@ -695,13 +710,26 @@ def main(argv: list[str] | None = None) -> int:
             solutions_path = f
         else:
             trace_path = f
-    if not args.files:
+    puzzle = SOMA_CUBE
+    if args.puzzle:
+        from soma.puzzle import PuzzleError, load_puzzle
+        try:
+            puzzle = load_puzzle(args.puzzle)
+        except PuzzleError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    elif trace_path:
+        puzzle = trace_puzzle(trace_path) or SOMA_CUBE
+    if not args.files and puzzle is SOMA_CUBE:
         trace_path = str(DEFAULT_TRACE) if DEFAULT_TRACE.exists() else None
         solutions_path = str(DEFAULT_SOLUTIONS) if DEFAULT_SOLUTIONS.exists() else None
     import vispy
     vispy.use(app="pyqt5")
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
-    window = MainWindow(trace_path, solutions_path)
+    window = MainWindow(trace_path, solutions_path, puzzle)
+    if solutions_path is None and puzzle is not SOMA_CUBE:
+        window.solutions.load(solve(puzzle=puzzle).solutions)
+        window.solutions_panel.load(window.solutions.letters)
     window.show()
     if args.solution is not None:
         window.tabs.setCurrentWidget(window.solutions_panel)

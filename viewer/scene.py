@@ -76,7 +76,7 @@ class CubeScene:
 
     def reset(self) -> None:
         self.camera.center = self.middle
-        self.set_view("iso")
+        self.set_view("top" if self.target.flat else "iso")
 
     def set_camera(self, azimuth: float | None = None, elevation: float | None = None,
                    distance: float | None = None) -> None:
