@@ -103,3 +103,15 @@ def test_strategies_agree(strategy, check):
     assert len(result.solutions) == 240
     check(result.solutions)
     assert result.solutions == solve("first-cell", "unique").solutions
+
+
+def test_region_check_keeps_every_solution(check_puzzle):
+    from soma.puzzle import load_puzzle
+    puzzle = load_puzzle("pentominoes-3x20")
+    problem = soma_problem("all", puzzle)
+    plain, pruned = SearchStats(), SearchStats()
+    a = [s.letters(60) for s in CellSearch(problem.placements, puzzle.target).solutions(stats=plain)]
+    b = [s.letters(60) for s in CellSearch(problem.placements, puzzle.target, regions=True).solutions(stats=pruned)]
+    assert a == b and len(a) == 8
+    assert pruned.placements <= plain.placements
+    check_puzzle(puzzle, b)
