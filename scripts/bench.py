@@ -135,9 +135,10 @@ def count(gen) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=15, help="runs of each short job (best counts)")
+    ap.add_argument("--repeat", type=int, default=25, help="runs of each short job (best counts)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
-    ap.add_argument("--quick", action="store_true", help="skip the million-event trace")
+    ap.add_argument("--quick", action="store_true", help="skip the million-event trace and 6x10 all")
+    ap.add_argument("--slow", action="store_true", help="also dancing links on 6x10 unique (about 2 minutes)")
     args = ap.parse_args(argv)
     rows = []
 
@@ -205,6 +206,10 @@ def main(argv=None) -> int:
     ours, ref, a, b = side_by_side(lambda: count(dancing_links(p3.placements, 60, held=p3.held)),
                                    int_first_cell(p3), 1)
     row("3x20 unique, dlx", ours, ref, None, "dancing links against the int first-cell search")
+    if args.slow:
+        ours, ref, a, b = side_by_side(lambda: count(dancing_links(p6.placements, 60, held=p6.held)),
+                                       int_first_cell(p6), 1)
+        row("6x10 unique, dlx", ours, ref, None, f"{a} solutions; dancing links in pure Python")
 
     bare, _ = best_of(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
     whole, _ = best_of(lambda: subprocess.run([sys.executable, "-m", "soma", "solve", "--unique", "--json"],
