@@ -121,7 +121,8 @@ def cmd_solve(args) -> int:
         else:
             with progress_bar("solutions") as bar:
                 result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle,
-                                 on_solution=lambda s: bar.update(), algorithm=args.algorithm)
+                                 on_solution=lambda s: bar.update(), algorithm=args.algorithm,
+                                 engine=args.engine)
     except ValueError as e:
         raise UserError(str(e)) from None
     text = S.format_json(result) if args.format == "json" else S.format_text(result, args.out or "data/solutions.txt")
@@ -130,7 +131,8 @@ def cmd_solve(args) -> int:
     elif not args.json:
         sys.stdout.write(text)
     if args.json:
-        summary = {"strategy": result.strategy, "algorithm": args.algorithm, "convention": result.convention,
+        summary = {"strategy": result.strategy, "algorithm": args.algorithm, "engine": args.engine,
+                   "convention": result.convention,
                    "solutions": len(result.solutions), "complete": result.complete,
                    **{k: v for k, v in result.stats.as_dict().items() if k != "solutions"},
                    "raw_solutions": result.stats.solutions,
@@ -161,7 +163,7 @@ def cmd_count(args) -> int:
     puzzle = puzzle_of(args.puzzle)
     start = time.perf_counter()
     try:
-        counts, stats = count(puzzle, args.algorithm)
+        counts, stats = count(puzzle, args.algorithm, args.engine)
     except ValueError as e:
         raise UserError(str(e)) from None
     seconds = time.perf_counter() - start
@@ -438,6 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--algorithm", choices=("bitarray", "dlx"), default="bitarray",
                     help="bitarray (default): the AND / OR / AND-NOT search; dlx: Knuth's dancing links "
                          "(Algorithm X, column with the fewest rows first) over the same placements")
+    sp.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                    help="auto (default): the numba kernel where it pays and numba is installed "
+                         "(pip install '.[fast]'); python: the bitarray engine; compiled: the kernel")
     sp.add_argument("--trace", metavar="FILE", help="write every place / remove / solution event to "
                     "FILE as the search runs (gzip-compressed if FILE ends in .gz)")
     sp.add_argument("--trace-tests", action="store_true",
@@ -462,6 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "unique ones, expanded exactly by the cube's 48 symmetries.")
     sc.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     sc.add_argument("--algorithm", choices=("bitarray", "dlx"), default="bitarray", help="the search to count with")
+    sc.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                    help="auto (default), python or compiled (numba, pip install '.[fast]')")
     sc.add_argument("--json", action="store_true", help="print one JSON object")
     sc.set_defaults(func=cmd_count)
 

@@ -43,14 +43,51 @@ class SolveResult:
 
 
 ALGORITHMS = ("bitarray", "dlx")
+ENGINES = ("auto", "python", "compiled")
+
+
+def use_compiled(engine: str, strategy: str, convention: str, puzzle: Puzzle, on_event, algorithm: str) -> bool:
+    """The compiled kernel runs first-cell searches without events on targets of up to 64
+    cells; `auto` takes it only where it pays (not the small Soma searches: numba's import alone
+    costs more than they take) and when numba is installed."""
+    if engine == "python" or algorithm != "bitarray" or strategy != "first-cell" or on_event is not None:
+        if engine == "compiled" and (algorithm != "bitarray" or strategy != "first-cell" or on_event is not None):
+            raise ValueError("the compiled engine runs the first-cell search without a trace; "
+                             "use --engine python for this")
+        return False
+    if engine == "auto" and puzzle.size <= 27:
+        return False                            # small: the pure engine is faster than numba's import
+    from .kernel import MAX_CELLS, available
+    if puzzle.size > MAX_CELLS:
+        if engine == "compiled":
+            raise ValueError(f"the compiled engine handles targets of up to {MAX_CELLS} cells")
+        return False
+    if engine == "compiled":
+        if not available():
+            raise ValueError("the compiled engine needs numba: python3 -m pip install '.[fast]'")
+        return True
+    return available()
+
+
+def _compiled(convention: str, puzzle: Puzzle, stats: SearchStats | None, limit: int | None):
+    from .kernel import compiled_search
+    problem = soma_problem(convention, puzzle)
+    sols, found, nodes = compiled_search(problem.placements, puzzle.size, puzzle.copies_map, problem.held)
+    if stats is not None:
+        stats.placements += nodes
+        stats.removals += nodes
+        stats.solutions += found
+    return iter([Solution(s) for s in sols])
 
 
 def raw_solutions(strategy: str, convention: str, puzzle: Puzzle = SOMA_CUBE,
                   on_event: EventCallback | None = None, stats: SearchStats | None = None,
-                  emit_tests: bool = True, algorithm: str = "bitarray") -> Iterator[Solution]:
+                  emit_tests: bool = True, algorithm: str = "bitarray", engine: str = "python") -> Iterator[Solution]:
     """The search itself: fixed-order runs the seed's search; first-cell searches every
     placement for `all`, and one piece held at its symmetry representatives otherwise;
     `algorithm='dlx'` runs dancing links over the same placements instead."""
+    if use_compiled(engine, strategy, convention, puzzle, on_event, algorithm):
+        return _compiled(convention, puzzle, stats, None)
     if algorithm == "dlx":
         if puzzle.copies:
             raise ValueError("dancing links here covers each piece once: a puzzle with copies needs "
@@ -107,7 +144,7 @@ def _expand(unique: Iterable[str], canonizer: Canonizer, rotations: Canonizer | 
 def solve(strategy: str = "first-cell", convention: str = "unique", limit: int | None = None,
           puzzle: Puzzle = SOMA_CUBE, on_event: EventCallback | None = None,
           on_solution: Callable[[str], None] | None = None, emit_tests: bool = True,
-          algorithm: str = "bitarray") -> SolveResult:
+          algorithm: str = "bitarray", engine: str = "auto") -> SolveResult:
     """Search and collect the solutions of a convention, sorted (the first `limit` found)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
@@ -118,7 +155,9 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
     stats = SearchStats()
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
-    search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests, algorithm)
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
+    search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests, algorithm, engine)
     letters = (solution_key(s, puzzle) for s in search)
     search_time = [0.0]
 
@@ -147,15 +186,15 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
         if limit is not None and len(out) >= limit:
             complete = False                     # stopped by the limit, not by running out
             break
-    search.close()
+    getattr(search, "close", lambda: None)()
     out.sort()
     return SolveResult(strategy, convention, out, stats, time.perf_counter() - start,
                        search_time[0], complete, puzzle)
 
 
-def count(puzzle: Puzzle = SOMA_CUBE, algorithm: str = "bitarray") -> tuple[Counts, SearchStats]:
+def count(puzzle: Puzzle = SOMA_CUBE, algorithm: str = "bitarray", engine: str = "auto") -> tuple[Counts, SearchStats]:
     """The three counts from the unique search, expanded exactly by the symmetry group."""
-    result = solve("first-cell", "unique", puzzle=puzzle, algorithm=algorithm)
+    result = solve("first-cell", "unique", puzzle=puzzle, algorithm=algorithm, engine=engine)
     return count_classes(result.solutions, puzzle.group), result.stats
 
 

@@ -1,0 +1,84 @@
+"""The numba-compiled first-cell search (imported only by soma.kernel, and only when used).
+
+Module-level functions, so that numba's on-disk cache (cache=True) finds them again in the
+next process."""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def lowest_zero(x):
+    low = ~x & (x + np.uint64(1))          # the lowest empty cell's bit alone
+    return int(np.log2(np.float64(low)))   # exact for a power of two
+
+@njit(cache=True)
+def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full, out, limit):
+    """Fill the lowest empty cell; its candidates come in segments, one per piece, so a
+    piece with no copies left is skipped whole. Record up to len(out) solutions
+    (placement ids, one row each); stop after `limit` when limit > 0.
+    Returns (solutions, placements)."""
+    depth_max = out.shape[1] + 1
+    occ = np.zeros(depth_max + 1, np.uint64)
+    seg = np.zeros(depth_max + 1, np.int64)       # the segment being tried at each depth
+    pos = np.zeros(depth_max + 1, np.int64)       # the next placement in it
+    segend = np.zeros(depth_max + 1, np.int64)
+    chosen = np.zeros(depth_max + 1, np.int64)
+    left = copies.copy()
+    found = 0
+    nodes = 0
+    roots = held if held.shape[0] > 0 else np.array([-1], np.int64)
+    for r in roots:
+        base = 0
+        o = np.uint64(0)
+        if r >= 0:
+            o = masks[r]
+            chosen[0] = r
+            left[piece[r]] -= 1
+            base = 1
+            nodes += 1
+        d = base
+        cur = o                                         # the node's state, in locals
+        cell = lowest_zero(o)
+        sg = cell_seg[cell]
+        se = cell_seg[cell + 1]
+        ps = seg_lo[sg] if sg < se else 0
+        while True:
+            if sg >= se:                                # no candidates left: back up
+                d -= 1
+                if d < base:
+                    break
+                left[piece[chosen[d]]] += 1
+                cur, sg, se, ps = occ[d], seg[d], segend[d], pos[d]
+                continue
+            if left[seg_piece[sg]] == 0 or ps >= seg_hi[sg]:
+                sg += 1                                 # next piece's segment
+                if sg < se:
+                    ps = seg_lo[sg]
+                continue
+            i = ps
+            ps += 1
+            m = masks[i]
+            if (cur & m) != 0:                          # test with AND
+                continue
+            o = cur | m                                 # place with OR
+            chosen[d] = i
+            nodes += 1
+            if o == full:
+                if found < out.shape[0]:
+                    for k in range(d + 1):
+                        out[found, k] = chosen[k]
+                found += 1
+                if limit > 0 and found >= limit:
+                    return found, nodes
+                continue
+            left[seg_piece[sg]] -= 1
+            occ[d], seg[d], segend[d], pos[d] = cur, sg, se, ps
+            d += 1
+            cur = o
+            cell = lowest_zero(o)
+            sg = cell_seg[cell]
+            se = cell_seg[cell + 1]
+            ps = seg_lo[sg] if sg < se else 0
+        if r >= 0:
+            left[piece[r]] += 1
+    return found, nodes
