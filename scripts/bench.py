@@ -211,6 +211,26 @@ def main(argv=None) -> int:
                                        int_first_cell(p6), 1)
         row("6x10 unique, dlx", ours, ref, None, f"{a} solutions; dancing links in pure Python")
 
+    try:
+        from soma.kernel import compiled_search
+        import numba  # noqa: F401
+    except ImportError:
+        compiled_search = None
+    if compiled_search is not None:                  # the numba kernel (pip install '.[fast]')
+        compiled_search(unique.placements, 27, held=unique.held)          # compile or load once
+        for label, prob, size, n, target in (("unique 240, compiled", unique, 27, None, 0.005),
+                                             ("all 11,520, compiled", every, 27, 11_520, 0.050),
+                                             ("6x10 unique, compiled", p6, 60, None, 0.25)):
+            t, (_, found, _) = best_of(lambda: compiled_search(prob.placements, size, held=prob.held,
+                                                               record=False), 3)
+            assert n is None or found == n
+            row(label, t, None, target, f"{found} raw solutions, count only")
+        if not args.quick:
+            pa = soma_problem("all", board)
+            t, (_, found, _) = best_of(lambda: compiled_search(pa.placements, 60, record=False), 1)
+            assert found == 9356
+            row("6x10 all, compiled", t, None, 2.0, "ORACLES: numba first-cell 1.65 s, C 1.5 s")
+
     bare, _ = best_of(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
     whole, _ = best_of(lambda: subprocess.run([sys.executable, "-m", "soma", "solve", "--unique", "--json"],
                                               check=True, capture_output=True), 5)
