@@ -6,10 +6,18 @@ import numpy as np
 from numba import njit
 
 
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+
+
 @njit(cache=True)
 def lowest_zero(x):
-    low = ~x & (x + np.uint64(1))          # the lowest empty cell's bit alone
-    return int(np.log2(np.float64(low)))   # exact for a power of two
+    """The index of the lowest 0 bit: isolate it, then a de Bruijn multiply and a table look-up."""
+    low = ~x & (x + np.uint64(1))
+    return DEBRUIJN_INDEX[(low * DEBRUIJN) >> np.uint64(58)]
+
 
 @njit(cache=True)
 def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full, out, limit):
@@ -50,16 +58,22 @@ def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full
                 left[piece[chosen[d]]] += 1
                 cur, sg, se, ps = occ[d], seg[d], segend[d], pos[d]
                 continue
-            if left[seg_piece[sg]] == 0 or ps >= seg_hi[sg]:
-                sg += 1                                 # next piece's segment
+            if left[seg_piece[sg]] == 0:               # this piece is used up
+                sg += 1
+                if sg < se:
+                    ps = seg_lo[sg]
+                continue
+            hi = seg_hi[sg]
+            while ps < hi and (cur & masks[ps]) != 0:  # test with AND, in a tight loop
+                ps += 1
+            if ps >= hi:                                # next piece's segment
+                sg += 1
                 if sg < se:
                     ps = seg_lo[sg]
                 continue
             i = ps
             ps += 1
             m = masks[i]
-            if (cur & m) != 0:                          # test with AND
-                continue
             o = cur | m                                 # place with OR
             chosen[d] = i
             nodes += 1
