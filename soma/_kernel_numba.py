@@ -20,11 +20,32 @@ def lowest_zero(x):
 
 
 @njit(cache=True)
-def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full, out, limit):
+def dead_cell(o, ring, masks, piece, left, cover_ptr, cover_ids):
+    """Is an empty cell of `ring` left that no fitting placement of a piece with copies left
+    covers?"""
+    empty = ring & ~o
+    while empty != 0:
+        j = lowest_zero(~empty)                 # the lowest set bit of empty
+        found = False
+        for k in range(cover_ptr[j], cover_ptr[j + 1]):
+            q = cover_ids[k]
+            if left[piece[q]] > 0 and (o & masks[q]) == 0:
+                found = True
+                break
+        if not found:
+            return True
+        empty &= empty - np.uint64(1)
+    return False
+
+
+@njit(cache=True)
+def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full, out, limit,
+           ring, cover_ptr, cover_ids):
     """Fill the lowest empty cell; its candidates come in segments, one per piece, so a
-    piece with no copies left is skipped whole. Record up to len(out) solutions
-    (placement ids, one row each); stop after `limit` when limit > 0.
-    Returns (solutions, placements)."""
+    piece with no copies left is skipped whole. After a placement, an empty cell beside it
+    (`ring`) that no fitting placement of a piece left covers ends the branch (the bitarray
+    engine's dead-cell check). Record up to len(out) solutions (placement ids, one row each);
+    stop after `limit` when limit > 0. Returns (solutions, placements)."""
     depth_max = out.shape[1] + 1
     occ = np.zeros(depth_max + 1, np.uint64)
     seg = np.zeros(depth_max + 1, np.int64)       # the segment being tried at each depth
@@ -86,6 +107,9 @@ def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full
                     return found, nodes
                 continue
             left[seg_piece[sg]] -= 1
+            if dead_cell(o, ring[i], masks, piece, left, cover_ptr, cover_ids):
+                left[seg_piece[sg]] += 1
+                continue
             occ[d], seg[d], segend[d], pos[d] = cur, sg, se, ps
             d += 1
             cur = o

@@ -2,8 +2,9 @@
 same candidate order as the bitarray engine (so the same solutions, in the same order), for
 targets of up to 64 cells. Optional: `pip install '.[fast]'`; numba is imported only here.
 
-It has no dead-cell check, so it visits more nodes than the bitarray engine; it reports no
-events (tracing always uses the bitarray engine).
+Given the target's neighbours it makes the bitarray engine's dead-cell check too (and then the
+very same placements), but measured here that costs more than it saves, so `soma` calls it
+without; it reports no events (tracing always uses the bitarray engine).
 """
 from __future__ import annotations
 
@@ -27,9 +28,15 @@ def _kernel():
     return search
 
 
+def target_neighbours(size: int, flat) -> list[set[int]]:
+    """No geometry given: no neighbours (the dead-cell check then does nothing)."""
+    return [set() for _ in range(size)]
+
+
 def compiled_search(placements: Mapping[str, Sequence[Placement]], size: int,
                     copies: Mapping[str, int] | None = None, held: str | None = None,
-                    limit: int | None = None, record: bool = True) -> tuple[list[tuple[Placement, ...]], int, int]:
+                    limit: int | None = None, record: bool = True,
+                    neighbours_of=None) -> tuple[list[tuple[Placement, ...]], int, int]:
     """(solutions as placement tuples, how many, placements made) of the first-cell search."""
     import numpy as np
     if size > MAX_CELLS:
@@ -55,6 +62,18 @@ def compiled_search(placements: Mapping[str, Sequence[Placement]], size: int,
         cell_seg[c + 1] = cell_seg[c] + len(segs[c])
     table = np.array([x for c in range(size + 1) for x in segs[c]] or [[0, 0, 0]], dtype=np.int64)
     seg_piece, seg_lo, seg_hi = table[:, 0].copy(), table[:, 1].copy(), table[:, 2].copy()
+    # for the dead-cell check: each placement's neighbour cells, and the placements on each cell
+    neighbours = target_neighbours(size, flat) if neighbours_of is None else neighbours_of
+    ring = np.array([sum(1 << j for j in {n for c in p.cells for n in neighbours[c]} - set(p.cells))
+                     for p in flat], dtype=np.uint64)
+    covering = [[] for _ in range(size)]
+    for i, p in enumerate(flat):
+        for c in p.cells:
+            covering[c].append(i)
+    cover_ptr = np.zeros(size + 1, dtype=np.int64)
+    for c in range(size):
+        cover_ptr[c + 1] = cover_ptr[c] + len(covering[c])
+    cover_ids = np.array([i for c in range(size) for i in covering[c]] or [0], dtype=np.int64)
     held_ids = np.array([i for i, p in enumerate(flat) if p.piece == held], dtype=np.int64)
     counts = np.array([(copies or {}).get(n, 1) for n in names], dtype=np.int64)
     full = np.uint64((1 << size) - 1)
@@ -66,7 +85,7 @@ def compiled_search(placements: Mapping[str, Sequence[Placement]], size: int,
     while True:
         out = np.full((capacity, depth), -1, dtype=np.int64)
         found, nodes = search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held_ids, counts, full,
-                              out, limit or 0)
+                              out, limit or 0, ring, cover_ptr, cover_ids)
         if not record or found <= capacity:
             break
         capacity = found                       # run again with room for all of them

@@ -72,6 +72,8 @@ def use_compiled(engine: str, strategy: str, convention: str, puzzle: Puzzle, on
 def _compiled(convention: str, puzzle: Puzzle, stats: SearchStats | None, limit: int | None):
     from .kernel import compiled_search
     problem = soma_problem(convention, puzzle)
+    # without the dead-cell check: in compiled code it costs more than it saves (Soma all: 0.2 s
+    # with it, 0.09 s without; 6x10 unique: 1.0 s against 0.36 s)
     sols, found, nodes = compiled_search(problem.placements, puzzle.size, puzzle.copies_map, problem.held)
     if stats is not None:
         stats.placements += nodes

@@ -59,3 +59,14 @@ def test_cli_engine_choice():
     assert data["solutions"] == 240 and data["engine"] == "compiled"
     assert "without a trace" in one_line_error(run("solve", "--engine", "compiled", "--strategy", "fixed-order"))
     assert SOMA_CUBE.size == 27
+
+
+def test_with_the_dead_cell_check_it_makes_the_same_placements():
+    from soma.solver import SearchStats
+    problem = soma_problem("unique")
+    stats = SearchStats()
+    ours = [s.placements for s in CellSearch(problem.placements, SOMA_CUBE.target, held=problem.held)
+            .solutions(stats=stats)]
+    theirs, found, nodes = kernel.compiled_search(problem.placements, 27, held=problem.held,
+                                                  neighbours_of=SOMA_CUBE.target.neighbours)
+    assert theirs == ours and nodes == stats.placements
