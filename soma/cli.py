@@ -162,8 +162,16 @@ def cmd_count(args) -> int:
     from .solutions import count
     puzzle = puzzle_of(args.puzzle)
     start = time.perf_counter()
+    from .solver import SearchStats
+    method = args.method
+    if method == "auto":                         # memo pays where copies make states coincide
+        method = "memo" if puzzle.copies and args.algorithm == "bitarray" else "search"
     try:
-        counts, stats = count(puzzle, args.algorithm, args.engine)
+        if method == "memo":
+            from .memo import count_by_memo
+            counts, stats = count_by_memo(puzzle), SearchStats()
+        else:
+            counts, stats = count(puzzle, args.algorithm, args.engine)
     except ValueError as e:
         raise UserError(str(e)) from None
     seconds = time.perf_counter() - start
@@ -173,8 +181,11 @@ def cmd_count(args) -> int:
                           "unique": counts.unique, "placements": stats.placements, "removals": stats.removals,
                           "tests": stats.tests, "symmetries": group, "algorithm": args.algorithm,
                           **({"nodes": stats.placements, "updates": stats.updates} if stats.updates else {}),
-                          "method": f"unique search (one piece held at one placement per class), "
-                                    f"expanded exactly by the {group} symmetries",
+                          "method": (f"memoized count on (filled cells, pieces left); rotation and unique "
+                                     f"counts by Burnside's lemma over the {group} symmetries"
+                                     if method == "memo" else
+                                     f"unique search (one piece held at one placement per class), "
+                                     f"expanded exactly by the {group} symmetries"),
                           "seconds": round(seconds, 6)}))
     else:
         print(f"{puzzle.name}: {puzzle.size} cells, {len(puzzle.pieces)} pieces, {group} symmetries")
@@ -467,6 +478,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "unique ones, expanded exactly by the cube's 48 symmetries.")
     sc.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     sc.add_argument("--algorithm", choices=("bitarray", "dlx"), default="bitarray", help="the search to count with")
+    sc.add_argument("--method", choices=("auto", "search", "memo"), default="auto",
+                    help="search: the unique solutions, expanded by the group; memo: a count memoized "
+                         "on (filled cells, pieces left) with Burnside's lemma; auto (default): memo "
+                         "for puzzles with copies of a piece, where it pays, search otherwise")
     sc.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
                     help="auto (default), python or compiled (numba, pip install '.[fast]')")
     sc.add_argument("--json", action="store_true", help="print one JSON object")

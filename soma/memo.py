@@ -1,0 +1,94 @@
+"""Counting by memo: how many ways there are to finish depends only on the filled cells and the
+pieces left, so the first-cell count is memoized on that state. Fixed solutions are counted over
+every placement; the rotation and unique counts follow by Burnside's lemma, the number of classes
+being the average, over the group, of the solutions each symmetry leaves unchanged. A symmetry g
+leaves a solution unchanged exactly when g maps each of its pieces onto a piece of the solution
+of the same kind, so Fix(g) is counted the same way over 'moves' that are g-closed sets of
+placements. Exact for any target, also when solutions have symmetries of their own."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .problem import Puzzle
+from .symmetry import Counts, place_image, rotation_subgroup
+
+
+def _moves(puzzle: Puzzle, g=None) -> list[tuple[int, int, int]]:
+    """(first cell, mask, piece-use vector as a number) of each move: a placement, or for a
+    symmetry g the union of a placement's images under g's powers when they are disjoint."""
+    names = list(puzzle.placements)
+    base = {n: 1 << (9 * k) for k, n in enumerate(names)}        # 9 bits per piece (see count_with)
+    index = {(p.piece, p.cells): p for ps in puzzle.placements.values() for p in ps}
+    moves, seen = [], set()
+    for name, ps in puzzle.placements.items():
+        for p in ps:
+            orbit = [(p.piece, p.cells)]
+            if g is not None:
+                while True:
+                    nxt = place_image(g, index[orbit[-1]])
+                    if nxt == orbit[0]:
+                        break
+                    if nxt not in index:
+                        orbit = None
+                        break
+                    orbit.append(nxt)
+                if orbit is None:
+                    continue
+            cells = [c for _, cs in orbit for c in cs]
+            if len(cells) != len(set(cells)):
+                continue                              # the images overlap: no invariant use
+            key = frozenset(orbit)
+            if key in seen:
+                continue
+            seen.add(key)
+            mask = sum(1 << c for c in cells)
+            use = sum(base[n] for n, _ in orbit)
+            moves.append((min(cells), mask, use))
+    return moves
+
+
+def count_with(puzzle: Puzzle, g=None) -> int:
+    """The number of fixed solutions (with g: of those that g leaves unchanged)."""
+    size = puzzle.size
+    names = list(puzzle.placements)
+    # the copies left of each piece, 8 bits each under a guard bit: a move that takes more copies
+    # than are left clears a guard bit, so one subtraction and one AND test the whole vector
+    guards = sum(1 << (9 * k + 8) for k in range(len(names)))
+    room0 = guards | sum(puzzle.count_of(n) << (9 * k) for k, n in enumerate(names))
+    by_cell: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+    for first, mask, use in _moves(puzzle, g):
+        by_cell[first].append((mask, use))
+    full = (1 << size) - 1
+
+    @lru_cache(maxsize=None)
+    def ways(occ: int, room: int) -> int:
+        if occ == full:
+            return 1
+        cell = (~occ & (occ + 1)).bit_length() - 1
+        total = 0
+        for mask, use in by_cell[cell]:
+            if not occ & mask:
+                left = room - use
+                if left & guards == guards:
+                    total += ways(occ | mask, left)
+        return total
+
+    try:
+        return ways(0, room0)
+    finally:
+        ways.cache_clear()
+
+
+def count_by_memo(puzzle: Puzzle) -> Counts:
+    """Fixed, rotation and unique counts: the memoized count and Burnside's lemma."""
+    group = puzzle.group
+    fix = {id(g): (count_with(puzzle) if _is_identity(g) else count_with(puzzle, g)) for g in group}
+    fixed = next(fix[id(g)] for g in group if _is_identity(g))
+    rotations = rotation_subgroup(group)
+    unique_sum, rot_sum = sum(fix.values()), sum(fix[id(g)] for g in rotations)
+    assert unique_sum % len(group) == 0 and rot_sum % len(rotations) == 0, "Burnside's average is whole"
+    return Counts(fixed, rot_sum // len(rotations), unique_sum // len(group))
+
+
+def _is_identity(g) -> bool:
+    return g.perm == tuple(range(len(g.perm))) and all(a == b for a, b in g.relabel)
