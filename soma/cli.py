@@ -170,6 +170,11 @@ def cmd_count(args) -> int:
         if method == "memo":
             from .memo import count_by_memo
             counts, stats = count_by_memo(puzzle), SearchStats()
+        elif args.jobs > 1:
+            from .parallel import count_parallel
+            with progress_bar("units") as bar:
+                counts, made = count_parallel(puzzle, args.jobs, progress=lambda done, total: bar.update())
+            stats = SearchStats(placements=made, removals=made)
         else:
             counts, stats = count(puzzle, args.algorithm, args.engine)
     except ValueError as e:
@@ -180,6 +185,7 @@ def cmd_count(args) -> int:
         print(json.dumps({"puzzle": puzzle.name, "fixed": counts.fixed, "rotations": counts.rotations,
                           "unique": counts.unique, "placements": stats.placements, "removals": stats.removals,
                           "tests": stats.tests, "symmetries": group, "algorithm": args.algorithm,
+                          "jobs": args.jobs,
                           **({"nodes": stats.placements, "updates": stats.updates} if stats.updates else {}),
                           "method": (f"memoized count on (filled cells, pieces left); rotation and unique "
                                      f"counts by Burnside's lemma over the {group} symmetries"
@@ -484,6 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "for puzzles with copies of a piece, where it pays, search otherwise")
     sc.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
                     help="auto (default), python or compiled (numba, pip install '.[fast]')")
+    sc.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                    help="split the search over N processes (one unit per held placement); the "
+                         "merged counts are exact")
     sc.add_argument("--json", action="store_true", help="print one JSON object")
     sc.set_defaults(func=cmd_count)
 
