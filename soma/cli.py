@@ -170,6 +170,8 @@ def cmd_count(args) -> int:
         if method == "memo":
             from .memo import count_by_memo
             counts, stats = count_by_memo(puzzle), SearchStats()
+        elif args.scheduler:
+            counts, stats = _count_on_cluster(puzzle, args.scheduler), SearchStats()
         elif args.jobs > 1:
             from .parallel import count_parallel
             with progress_bar("units") as bar:
@@ -200,6 +202,24 @@ def cmd_count(args) -> int:
         print(f"unique     {counts.unique:>6,}  (up to rotation and reflection)")
         print(f"search: {stats.placements:,} placements, {stats.tests:,} tests, {seconds:.3f} s")
     return 0
+
+
+def _count_on_cluster(puzzle, address: str):
+    """The work units on a Dask distributed scheduler (pip install '.[cluster]')."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UserError("--scheduler needs dask distributed: python3 -m pip install '.[cluster]'") from None
+    from .parallel import count_parallel
+    try:
+        client = Client(address, timeout="5s")
+    except (OSError, TimeoutError) as e:
+        raise UserError(f"cannot reach the scheduler at {address}: {e}") from None
+    with client:
+        with progress_bar("units") as bar:
+            counts, _ = count_parallel(puzzle, executor=client.get_executor(),
+                                       progress=lambda done, total: bar.update())
+    return counts
 
 
 def _use_colour(mode: str) -> bool:
@@ -490,6 +510,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "for puzzles with copies of a piece, where it pays, search otherwise")
     sc.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
                     help="auto (default), python or compiled (numba, pip install '.[fast]')")
+    sc.add_argument("--scheduler", metavar="ADDRESS", help="run the work units on a Dask distributed "
+                    "cluster, e.g. tcp://host:8786 (pip install '.[cluster]')")
     sc.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                     help="split the search over N processes (one unit per held placement); the "
                          "merged counts are exact")
