@@ -8,6 +8,7 @@ from soma.puzzle import load_puzzle, parse_puzzle
 from soma.solutions import solve
 from soma.symmetry import Canonizer, rotation_subgroup
 from tests.helpers import run
+from tests.test_puzzles import COPIES
 
 
 def enumerated(puzzle):
@@ -25,23 +26,7 @@ def test_memo_equals_enumeration(name):
     assert (counts.fixed, counts.rotations, counts.unique) == enumerated(puzzle)
 
 
-SYMMETRIC = """
-name = "a 4x4 square of four L tetrominoes"
-mirror = true
-shape = \"\"\"
-####
-####
-####
-####
-\"\"\"
-[[piece]]
-name = "L"
-shape = \"\"\"
-###
-#..
-\"\"\"
-count = 4
-"""
+SYMMETRIC = COPIES          # four interchangeable L tetrominoes in a 4x4 square
 
 
 def test_copies_and_self_symmetric_solutions():
