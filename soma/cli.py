@@ -55,6 +55,52 @@ def positive_int(text: str) -> int:
     return n
 
 
+ENV_BUDGET = "SOMA_MAX_MEMORY"
+
+
+def memory_size(text: str) -> int:
+    from .budget import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def positive_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < x < 1e9:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return x
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is, so that cleanup (`finally`, `with`) runs:
+    temporary files are removed and worker processes stopped, as on Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(signum)
+
+
+def _catch_signals() -> dict:
+    """Raise Interrupted on SIGTERM and SIGHUP; returns the handlers it replaced."""
+    import signal
+    return {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
+
+
+def _restore_signals(previous: dict) -> None:
+    import signal
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
+
+
 def write_atomically(path: str, text: str) -> None:
     """Write text to path through a temporary file and a rename: never a half-written file."""
     import tempfile
@@ -168,10 +214,9 @@ def cmd_count(args) -> int:
         method = "memo" if puzzle.copies and args.algorithm == "bitarray" else "search"
     try:
         if method == "memo":
-            from .memo import count_by_memo
-            counts, stats = count_by_memo(puzzle), SearchStats()
+            counts, stats, method = _count_by_memo(puzzle, args)
         elif args.scheduler:
-            counts, stats = _count_on_cluster(puzzle, args.scheduler), SearchStats()
+            counts, stats = _count_on_cluster(puzzle, args.scheduler, args.timeout), SearchStats()
         elif args.jobs > 1:
             from .parallel import count_parallel
             with progress_bar("units") as bar:
@@ -204,7 +249,21 @@ def cmd_count(args) -> int:
     return 0
 
 
-def _count_on_cluster(puzzle, address: str):
+def _count_by_memo(puzzle, args):
+    """The memo count; at the memory budget, says so and counts by search instead."""
+    from .memo import MemoFull, count_by_memo
+    from .solutions import count
+    from .solver import SearchStats
+    try:
+        return count_by_memo(puzzle), SearchStats(), "memo"
+    except MemoFull as e:
+        print(f"soma count: {e}; finishing by search instead (exact, slower; "
+              "--max-memory raises the budget)", file=sys.stderr)
+    counts, stats = count(puzzle, args.algorithm, args.engine)
+    return counts, stats, "search"
+
+
+def _count_on_cluster(puzzle, address: str, timeout: float):
     """The work units on a Dask distributed scheduler (pip install '.[cluster]')."""
     try:
         from distributed import Client
@@ -216,10 +275,31 @@ def _count_on_cluster(puzzle, address: str):
     except (OSError, TimeoutError) as e:
         raise UserError(f"cannot reach the scheduler at {address}: {e}") from None
     with client:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            raise UserError(f"no worker joined the scheduler at {address} within {timeout:g} s "
+                            "(--timeout); start workers with: dask worker " + address) from None
         with progress_bar("units") as bar:
             counts, _ = count_parallel(puzzle, executor=client.get_executor(),
-                                       progress=lambda done, total: bar.update())
+                                       progress=lambda done, total: bar.update(),
+                                       watchdog=_no_worker_watch(client, address, timeout))
     return counts
+
+
+def _no_worker_watch(client, address: str, timeout: float):
+    """A watchdog that gives up once the scheduler has had no worker for `timeout` seconds."""
+    since = [None]
+
+    def watch():
+        if client.scheduler_info().get("workers"):
+            since[0] = None
+            return
+        since[0] = since[0] or time.monotonic()
+        if time.monotonic() - since[0] > timeout:
+            raise UserError(f"the scheduler at {address} has had no worker for {timeout:g} s "
+                            "(--timeout): the count cannot go on")
+    return watch
 
 
 def _use_colour(mode: str) -> bool:
@@ -450,8 +530,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="soma", description=DESCRIPTION, epilog=EPILOG,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--max-memory", type=memory_size, metavar="SIZE",
+                        help=f"the memory budget, e.g. 4G or 500M (default: ${ENV_BUDGET} if set, else "
+                             "half the physical memory); a count by memo that reaches it goes on by search, "
+                             "other work stops with a one-line error")
 
-    sp = sub.add_parser("solve", help="find the solutions and print or write them",
+    sp = sub.add_parser("solve", parents=[common], help="find the solutions and print or write them",
                         description="Search the Soma cube and write its solutions, sorted, one per line "
                                     "(see the README for the file format).")
     sp.add_argument("puzzle", nargs="?", metavar="PUZZLE",
@@ -486,7 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --trace, also write every AND test (rejected candidates too)")
     sp.set_defaults(func=cmd_solve)
 
-    st = sub.add_parser("trace", help="summarize a trace, or show the board at one of its steps",
+    st = sub.add_parser("trace", parents=[common], help="summarize a trace, or show the board at one of its steps",
                         description="Read a trace written by 'soma solve --trace' (plain or .gz): print "
                                     "a summary, the board after step N, or the seed's step list.")
     st.add_argument("file", metavar="FILE", help="the trace file")
@@ -499,7 +584,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print one JSON object")
     st.set_defaults(func=cmd_trace)
 
-    sc = sub.add_parser("count", help="the three counts: fixed, up to rotation, unique",
+    sc = sub.add_parser("count", parents=[common], help="the three counts: fixed, up to rotation, unique",
                         description="Count the solutions under the three conventions: a search for the "
                                     "unique ones, expanded exactly by the cube's 48 symmetries.")
     sc.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
@@ -512,17 +597,20 @@ def build_parser() -> argparse.ArgumentParser:
                     help="auto (default), python or compiled (numba, pip install '.[fast]')")
     sc.add_argument("--scheduler", metavar="ADDRESS", help="run the work units on a Dask distributed "
                     "cluster, e.g. tcp://host:8786 (pip install '.[cluster]')")
+    sc.add_argument("--timeout", type=positive_float, default=60.0, metavar="SECONDS",
+                    help="with --scheduler: give up when no worker takes the work for this long "
+                         "(default 60)")
     sc.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                     help="split the search over N processes (one unit per held placement); the "
                          "merged counts are exact")
     sc.add_argument("--json", action="store_true", help="print one JSON object")
     sc.set_defaults(func=cmd_count)
 
-    pz = sub.add_parser("puzzles", help="list the shipped puzzles (data/puzzles)")
+    pz = sub.add_parser("puzzles", parents=[common], help="list the shipped puzzles (data/puzzles)")
     pz.add_argument("--json", action="store_true", help="print a JSON list")
     pz.set_defaults(func=cmd_puzzles)
 
-    sh = sub.add_parser("show", help="print solution N as three layers",
+    sh = sub.add_parser("show", parents=[common], help="print solution N as three layers",
                         description="Print one of the 240 unique solutions (numbered as in "
                                     "data/solutions.txt) as its three layers, z = 0 on the left.")
     sh.add_argument("number", type=int, metavar="N", help="the solution's number, from 1")
@@ -541,7 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
     vw.add_argument("rest", nargs=argparse.REMAINDER)
     vw.set_defaults(func=cmd_view)
 
-    rd = sub.add_parser("render", help="draw a solution or a trace step to a PNG, with no X server",
+    rd = sub.add_parser("render", parents=[common], help="draw a solution or a trace step to a PNG, with no X server",
                         description="Render with vispy's EGL backend (no display needed): a solution (default "
                                     "1) or the board after a step of a trace.")
     src = rd.add_mutually_exclusive_group()
@@ -561,7 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
     rd.set_defaults(func=cmd_render)
 
-    pl = sub.add_parser("placements", help="count every placement of every piece in the target")
+    pl = sub.add_parser("placements", parents=[common], help="count every placement of every piece in the target")
     pl.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     pl.add_argument("--json", action="store_true", help="print one JSON object")
     pl.set_defaults(func=cmd_placements)
@@ -571,6 +659,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    previous = _catch_signals() if argv[:1] != ["view"] and threading_is_main() else {}
     try:
         if argv[:1] == ["view"]:
             return _view(argv[1:])
@@ -580,13 +669,40 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 0
+        _use_budget(args.max_memory)
         return args.func(args)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except MemoryError as e:
+        print(f"error: {_out_of_memory(e)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as e:
         print("interrupted", file=sys.stderr)
-        return 130
+        return 128 + getattr(e, "signum", 2)         # 130 on Ctrl-C, 143 on SIGTERM, 129 on SIGHUP
     except BrokenPipeError:  # `soma solve | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        _restore_signals(previous)
+
+
+def _use_budget(limit: int | None) -> None:
+    """This process's memory budget, and a hard ceiling just above it."""
+    from . import budget
+    try:
+        budget.backstop(budget.use(limit))
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
+def _out_of_memory(e: MemoryError) -> str:
+    from .budget import BudgetExceeded, current
+    what = str(e) if isinstance(e, BudgetExceeded) and str(e) else "out of memory"
+    return (f"{what}: the memory budget is {current()}; give more with --max-memory SIZE "
+            f"(or ${ENV_BUDGET}), or try a smaller job")
+
+
+def threading_is_main() -> bool:
+    import threading
+    return threading.current_thread() is threading.main_thread()

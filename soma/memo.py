@@ -7,8 +7,9 @@ of the same kind, so Fix(g) is counted the same way over 'moves' that are g-clos
 placements. Exact for any target, also when solutions have symmetries of their own."""
 from __future__ import annotations
 
-from functools import lru_cache
+import sys
 
+from .budget import Budget, BudgetExceeded, current
 from .problem import Puzzle
 from .symmetry import Counts, place_image, rotation_subgroup
 
@@ -47,8 +48,17 @@ def _moves(puzzle: Puzzle, g=None) -> list[tuple[int, int, int]]:
     return moves
 
 
-def count_with(puzzle: Puzzle, g=None) -> int:
-    """The number of fixed solutions (with g: of those that g leaves unchanged)."""
+CHECK_EVERY = 1 << 15          # new states between two looks at the memory budget
+
+
+class MemoFull(BudgetExceeded):
+    """The memo table reached the memory budget (the count can go on by search)."""
+
+
+def count_with(puzzle: Puzzle, g=None, budget: Budget | None = None) -> int:
+    """The number of fixed solutions (with g: of those that g leaves unchanged). MemoFull when
+    the table would pass the budget (the process's resident size, checked every CHECK_EVERY new
+    states, with room for the table to double)."""
     size = puzzle.size
     names = list(puzzle.placements)
     # the copies left of each piece, 8 bits each under a guard bit: a move that takes more copies
@@ -59,30 +69,43 @@ def count_with(puzzle: Puzzle, g=None) -> int:
     for first, mask, use in _moves(puzzle, g):
         by_cell[first].append((mask, use))
     full = (1 << size) - 1
+    memo: dict[int, int] = {}                  # (room << size | filled cells) -> ways to finish
+    budget = budget or current()
+    checks = [CHECK_EVERY]
 
-    @lru_cache(maxsize=None)
     def ways(occ: int, room: int) -> int:
-        if occ == full:
-            return 1
         cell = (~occ & (occ + 1)).bit_length() - 1
         total = 0
         for mask, use in by_cell[cell]:
             if not occ & mask:
                 left = room - use
                 if left & guards == guards:
-                    total += ways(occ | mask, left)
+                    nxt = occ | mask
+                    if nxt == full:
+                        total += 1
+                        continue
+                    key = left << size | nxt
+                    got = memo.get(key)
+                    total += ways(nxt, left) if got is None else got
+        memo[room << size | occ] = total
+        checks[0] -= 1
+        if not checks[0]:
+            checks[0] = CHECK_EVERY
+            if budget.over(2 * sys.getsizeof(memo)):   # room for the table's next doubling
+                raise MemoFull(f"the memo table reached the memory budget of {budget} at "
+                               f"{len(memo):,} states")
         return total
 
     try:
-        return ways(0, room0)
+        return 1 if full == 0 else ways(0, room0)
     finally:
-        ways.cache_clear()
+        memo.clear()
 
 
-def count_by_memo(puzzle: Puzzle) -> Counts:
+def count_by_memo(puzzle: Puzzle, budget: Budget | None = None) -> Counts:
     """Fixed, rotation and unique counts: the memoized count and Burnside's lemma."""
     group = puzzle.group
-    fix = {id(g): (count_with(puzzle) if _is_identity(g) else count_with(puzzle, g)) for g in group}
+    fix = {id(g): count_with(puzzle, None if _is_identity(g) else g, budget) for g in group}
     fixed = next(fix[id(g)] for g in group if _is_identity(g))
     rotations = rotation_subgroup(group)
     unique_sum, rot_sum = sum(fix.values()), sum(fix[id(g)] for g in rotations)

@@ -3,7 +3,9 @@ subtrees under each held placement are independent work units; their unique solu
 merged by canonical form, so the counts stay exact."""
 from __future__ import annotations
 
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+import os
+import signal
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from functools import lru_cache
 
 from .problem import Problem, Puzzle, soma_problem
@@ -30,6 +32,7 @@ def _base(source: str):
 def run_unit(source: str, unit: int) -> tuple[list[str], int]:
     """The canonical unique solutions found under one held placement, and the placements made.
     Takes the puzzle's source (a name or path) so that it travels to another process cheaply."""
+    _check_parent()
     puzzle, problem = _base(source)
     table = dict(problem.placements)
     if unit >= 0:
@@ -43,24 +46,76 @@ def run_unit(source: str, unit: int) -> tuple[list[str], int]:
 
 
 def count_parallel(puzzle: Puzzle, jobs: int = 2, executor: Executor | None = None,
-                   progress=None) -> tuple[Counts, int]:
+                   progress=None, watchdog=None) -> tuple[Counts, int]:
     """The three counts, the units spread over `jobs` processes (or the given executor);
-    `progress(done, total)` after each unit. Returns (counts, placements)."""
+    `progress(done, total)` after each unit; `watchdog()`, if given, every second that no unit
+    finishes (it raises to give up). Returns (counts, placements). Interrupted (Ctrl-C, or an
+    exception from a signal handler), it cancels what has not started and, for its own
+    processes, kills the workers before it raises."""
     work = units(puzzle)
     source = puzzle.source or "soma"
     own = executor is None
-    pool = ProcessPoolExecutor(max_workers=jobs) if own else executor
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),)) \
+        if own else executor
     unique: set[str] = set()
     placements = 0
+    futures = []
     try:
         futures = [pool.submit(run_unit, source, u) for u in work]
-        for done, f in enumerate(as_completed(futures), 1):
-            sols, made = f.result()
-            unique.update(sols)
-            placements += made
-            if progress:
-                progress(done, len(work))
+        pending, done_count = set(futures), 0
+        while pending:
+            done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+            if not done and watchdog:
+                watchdog()
+            for f in done:
+                sols, made = f.result()
+                unique.update(sols)
+                placements += made
+                done_count += 1
+                if progress:
+                    progress(done_count, len(work))
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        if own:
+            _kill_workers(pool)
+        raise
     finally:
         if own:
-            pool.shutdown()
+            pool.shutdown(wait=True, cancel_futures=True)
     return count_classes(sorted(unique), puzzle.group), placements
+
+
+_PARENT = 0
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker: leave Ctrl-C to the parent (it stops the workers), die with the parent
+    (Linux: PR_SET_PDEATHSIG; elsewhere a look at the parent between units)."""
+    global _PARENT
+    _PARENT = parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    _check_parent()
+
+
+def _check_parent() -> None:
+    if _PARENT and os.getppid() != _PARENT:        # the parent is gone: nobody wants the result
+        os._exit(1)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's worker processes at once (the compiled kernel does not look at signals)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            proc.kill()
+        except (OSError, ValueError):
+            pass
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.join(2)

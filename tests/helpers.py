@@ -6,9 +6,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args, cwd=ROOT, env=None):
+CHILD_TIMEOUT = 240        # seconds: a stuck child fails its test instead of stalling the suite
+
+
+def run_child(args, **kw):
+    """subprocess.run with a timeout, so that no child can hang the test suite."""
+    kw.setdefault("timeout", CHILD_TIMEOUT)
+    return subprocess.run(args, **kw)
+
+
+def run(*args, cwd=ROOT, env=None, timeout=CHILD_TIMEOUT):
     """`python -m soma ARGS` in a fresh process."""
-    return subprocess.run([sys.executable, "-m", "soma", *args], capture_output=True, text=True, cwd=cwd, env=env)
+    return run_child([sys.executable, "-m", "soma", *args], capture_output=True, text=True, cwd=cwd, env=env,
+                     timeout=timeout)
 
 
 def one_line_error(r):

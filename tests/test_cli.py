@@ -1,13 +1,12 @@
 """The command line as a user runs it: python -m soma, JSON output, the solutions file, errors."""
 import json
-import subprocess
 import sys
 
 import pytest
 
 from soma.solutions import read_text
 
-from tests.helpers import ROOT, one_line_error, run
+from tests.helpers import ROOT, one_line_error, run, run_child
 
 SHIPPED = ROOT / "data" / "solutions.txt"
 
@@ -155,5 +154,5 @@ def test_library_does_not_import_qt_or_vispy():
     code = ("import sys, soma.cli, soma.solutions, soma.solver, soma.symmetry, soma.bitmask;"
             "soma.cli.main(['count']);"
             "print([m for m in ('PyQt5', 'vispy', 'viewer', 'numpy', 'tqdm') if m in sys.modules])")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    r = run_child([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.stdout.strip().splitlines()[-1] == "[]"

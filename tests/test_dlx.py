@@ -1,6 +1,5 @@
 """Dancing links returns exactly the bitarray search's solutions, with the same events."""
 import json
-import subprocess
 import sys
 from collections import Counter
 
@@ -11,6 +10,7 @@ from soma.puzzle import load_puzzle
 from soma.solutions import solve
 from soma.solver import SearchStats
 from soma.dlx import dancing_links
+from tests.helpers import run_child
 
 SMALL = ["soma", "bathtub", "pyramid", "steps", "tower", "eight-6x6", "pentominoes-3x20"]
 
@@ -35,7 +35,7 @@ def test_events_match_stats():
 
 
 def test_cli_reports_nodes_and_updates(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "soma", "solve", "--algorithm", "dlx", "--json",
+    r = run_child([sys.executable, "-m", "soma", "solve", "--algorithm", "dlx", "--json",
                         "--trace", str(tmp_path / "dlx.trace")], capture_output=True, text=True)
     data = json.loads(r.stdout)
     assert data["solutions"] == 240 and data["nodes"] > 0 and data["updates"] > 0
@@ -47,6 +47,6 @@ def test_cli_reports_nodes_and_updates(tmp_path):
 def test_copies_need_the_bitarray_search(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('shape = "##"\n[[piece]]\nname = "m"\nshape = "#"\ncount = 2\n')
-    r = subprocess.run([sys.executable, "-m", "soma", "count", str(path), "--algorithm", "dlx"],
+    r = run_child([sys.executable, "-m", "soma", "count", str(path), "--algorithm", "dlx"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "copies" in r.stderr and "Traceback" not in r.stderr

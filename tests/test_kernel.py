@@ -1,6 +1,5 @@
 """The compiled kernel (numba) finds exactly the bitarray engine's solutions, in its order."""
 import json
-import subprocess
 import sys
 
 import pytest
@@ -9,7 +8,7 @@ from soma.problem import SOMA_CUBE, soma_problem
 from soma.puzzle import load_puzzle, parse_puzzle
 from soma.solutions import solve
 from soma.solver import CellSearch
-from tests.helpers import one_line_error, run
+from tests.helpers import one_line_error, run, run_child
 
 kernel = pytest.importorskip("soma.kernel")
 pytest.importorskip("numba")
@@ -50,7 +49,7 @@ def test_count_only_and_big_targets():
 
 def test_small_soma_solve_does_not_import_numba():
     code = "import sys, soma.cli; soma.cli.main(['solve', '--json']); print('numba' in sys.modules)"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    r = run_child([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip().splitlines()[-1] == "False"
 
 

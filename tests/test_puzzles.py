@@ -1,7 +1,6 @@
 """Any packing puzzle: puzzle files, the pentomino boards and the seed-002 set against
 ORACLES.md, copies, pre-placed cells, and every kind of bad file."""
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from soma.pieces import EIGHT
 from soma.puzzle import PuzzleError, load_puzzle, parse_puzzle, shipped
 from soma.solutions import count, solve
 from soma.symmetry import count_classes
+from tests.helpers import run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -149,7 +149,7 @@ def test_every_shipped_puzzle_counts_on_the_command_line():
     names = shipped()
     assert {"soma", "bathtub", "pentominoes-6x10", "pentominoes-8x8-hole", "eight-6x6"} <= set(names)
     for name in names:
-        r = subprocess.run([sys.executable, "-m", "soma", "count", name, "--json"], capture_output=True,
+        r = run_child([sys.executable, "-m", "soma", "count", name, "--json"], capture_output=True,
                            text=True, cwd=ROOT)
         assert r.returncode == 0, (name, r.stderr)
         data = json.loads(r.stdout)
@@ -160,7 +160,7 @@ def test_someone_elses_file(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text('name = "a 2x5 of two P pentominoes"\nmirror = true\nshape = """\n#####\n#####\n"""\n'
                     '[[piece]]\nname = "P"\nshape = """\n##\n##\n#.\n"""\ncount = 2\n')
-    r = subprocess.run([sys.executable, "-m", "soma", "count", str(path), "--json"], capture_output=True, text=True)
+    r = run_child([sys.executable, "-m", "soma", "count", str(path), "--json"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert data["fixed"] > 0 and data["unique"] >= 1
@@ -196,7 +196,7 @@ def test_bad_puzzle_files(kind, tmp_path):
         parse_puzzle(text, "bad.toml")
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    r = subprocess.run([sys.executable, "-m", "soma", "count", str(path)], capture_output=True, text=True)
+    r = run_child([sys.executable, "-m", "soma", "count", str(path)], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 

@@ -1,12 +1,12 @@
 """`soma render` draws a PNG in a process with no DISPLAY at all (EGL, surfaceless Mesa)."""
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from soma.pieces import SOMA
+from tests.helpers import run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,7 +40,7 @@ def piece_pixels(image) -> dict[str, int]:
 
 def test_render_a_solution_without_display(tmp_path):
     out = tmp_path / "cube.png"
-    r = subprocess.run([sys.executable, "-m", "soma", "render", "--solution", "1", "--size", "320x240",
+    r = run_child([sys.executable, "-m", "soma", "render", "--solution", "1", "--size", "320x240",
                         "--out", str(out)], capture_output=True, text=True, env=no_display_env(), cwd=ROOT)
     assert r.returncode == 0, r.stderr
     image = read_png(out)
@@ -54,7 +54,7 @@ def test_render_a_trace_step_with_hidden_layer(tmp_path):
     base = [sys.executable, "-m", "soma", "render", "--trace", str(ROOT / "data" / "fixed-order.trace.gz"),
             "--step", "5093", "--size", "320x240"]
     for path, extra in ((full, []), (cut, ["--hide", "z=2"])):
-        r = subprocess.run(base + extra + ["--out", str(path)], capture_output=True, text=True,
+        r = run_child(base + extra + ["--out", str(path)], capture_output=True, text=True,
                            env=no_display_env(), cwd=ROOT)
         assert r.returncode == 0, r.stderr
     a, b = read_png(full), read_png(cut)
@@ -65,7 +65,7 @@ def test_render_a_trace_step_with_hidden_layer(tmp_path):
 
 def test_render_bad_arguments_are_one_line(tmp_path):
     for args in (["--hide", "q=1"], ["--size", "big"], ["--view", "sideways"], ["--solution", "999"]):
-        r = subprocess.run([sys.executable, "-m", "soma", "render", *args, "--out", str(tmp_path / "x.png")],
+        r = run_child([sys.executable, "-m", "soma", "render", *args, "--out", str(tmp_path / "x.png")],
                            capture_output=True, text=True, env=no_display_env(), cwd=ROOT)
         assert r.returncode == 2 and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
@@ -74,7 +74,7 @@ def test_render_bad_arguments_are_one_line(tmp_path):
 
 def test_render_a_pentomino_board_from_above(tmp_path):
     out = tmp_path / "board.png"
-    r = subprocess.run([sys.executable, "-m", "soma", "render", "pentominoes-3x20", "--solution", "1",
+    r = run_child([sys.executable, "-m", "soma", "render", "pentominoes-3x20", "--solution", "1",
                         "--size", "400x200", "--out", str(out)], capture_output=True, text=True,
                        env=no_display_env(), cwd=ROOT)
     assert r.returncode == 0, r.stderr

@@ -1,11 +1,12 @@
 """The viewer in a real Qt window with real OpenGL (Xvfb + Mesa): click, type, drag, and look
 at the rendered pixels."""
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.helpers import run_child
 
 vispy = pytest.importorskip("vispy")
 vispy.use(app="pyqt5")
@@ -221,7 +222,7 @@ def test_truncated_trace_opens_with_a_warning(qtbot, tmp_path):
 
 def test_screenshot_of_the_whole_window(tmp_path):
     out = tmp_path / "window.png"
-    r = subprocess.run([sys.executable, "-m", "soma", "view", "--screenshot", str(out), "--step", "5093"],
+    r = run_child([sys.executable, "-m", "soma", "view", "--screenshot", str(out), "--step", "5093"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     from tests.test_render import piece_pixels, read_png
@@ -233,7 +234,7 @@ def test_screenshot_of_the_whole_window(tmp_path):
 def test_a_pentomino_trace_opens_on_its_own_board(qtbot, tmp_path):
     from viewer.app import trace_puzzle
     path = tmp_path / "p.trace"
-    r = subprocess.run([sys.executable, "-m", "soma", "solve", "pentominoes-3x20", "--limit", "1", "--trace",
+    r = run_child([sys.executable, "-m", "soma", "solve", "pentominoes-3x20", "--limit", "1", "--trace",
                         str(path)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     puzzle = trace_puzzle(str(path))
