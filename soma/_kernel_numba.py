@@ -38,14 +38,19 @@ def dead_cell(o, ring, masks, piece, left, cover_ptr, cover_ids):
     return False
 
 
-@njit(cache=True)
+STOP_EVERY = np.int64((1 << 16) - 1)    # placements between two looks at the stop flag
+
+
+@njit(cache=True, nogil=True)
 def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full, out, limit,
-           ring, cover_ptr, cover_ids):
+           ring, cover_ptr, cover_ids, stop):
     """Fill the lowest empty cell; its candidates come in segments, one per piece, so a
     piece with no copies left is skipped whole. After a placement, an empty cell beside it
     (`ring`) that no fitting placement of a piece left covers ends the branch (the bitarray
     engine's dead-cell check). Record up to len(out) solutions (placement ids, one row each);
-    stop after `limit` when limit > 0. Returns (solutions, placements)."""
+    stop after `limit` when limit > 0, or soon after another thread sets stop[0] (it runs
+    without the GIL, so the caller's thread can take a signal meanwhile). Returns (solutions,
+    placements)."""
     depth_max = out.shape[1] + 1
     occ = np.zeros(depth_max + 1, np.uint64)
     seg = np.zeros(depth_max + 1, np.int64)       # the segment being tried at each depth
@@ -98,6 +103,8 @@ def search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held, copies, full
             o = cur | m                                 # place with OR
             chosen[d] = i
             nodes += 1
+            if (nodes & STOP_EVERY) == 0 and stop[0] != 0:
+                return found, nodes
             if o == full:
                 if found < out.shape[0]:
                     for k in range(d + 1):

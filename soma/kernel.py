@@ -84,10 +84,39 @@ def compiled_search(placements: Mapping[str, Sequence[Placement]], size: int,
         capacity = limit if limit else 1 << 16
     while True:
         out = np.full((capacity, depth), -1, dtype=np.int64)
-        found, nodes = search(masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held_ids, counts, full,
-                              out, limit or 0, ring, cover_ptr, cover_ids)
+        found, nodes = stoppable(search, masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held_ids, counts,
+                                 full, out, limit or 0, ring, cover_ptr, cover_ids)
         if not record or found <= capacity:
             break
         capacity = found                       # run again with room for all of them
     sols = [tuple(flat[i] for i in row if i >= 0) for row in out[:found]] if record else []
     return sols, found, nodes
+
+
+def stoppable(kernel, *args):
+    """kernel(*args, stop) in a thread of its own, while this thread waits and can take a signal
+    (Ctrl-C, SIGTERM): then it sets the stop flag, which the kernel reads every 65,536
+    placements, waits for it to return and raises again. Compiled code never returns to
+    Python to see a signal by itself."""
+    import threading
+    import numpy as np
+    stop = np.zeros(1, dtype=np.int64)
+    result: list = []
+
+    def run():
+        try:
+            result.append(kernel(*args, stop))
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+            result.append(e)
+    worker = threading.Thread(target=run, name="soma-kernel", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+    except BaseException:
+        stop[0] = 1
+        worker.join()
+        raise
+    if isinstance(result[0], BaseException):
+        raise result[0]
+    return result[0]

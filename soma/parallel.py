@@ -75,14 +75,15 @@ def count_parallel(puzzle: Puzzle, jobs: int = 2, executor: Executor | None = No
                 if progress:
                     progress(done_count, len(work))
     except BaseException:
-        for f in futures:
-            f.cancel()
-        if own:
-            _kill_workers(pool)
+        if own:                     # the pool then fails what is left, itself (no cancel: a
+            _kill_workers(pool)     # cancelled future makes its manager thread raise)
+        else:
+            for f in futures:
+                f.cancel()
         raise
     finally:
         if own:
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=True)
     return count_classes(sorted(unique), puzzle.group), placements
 
 
