@@ -21,27 +21,18 @@ import io
 import os
 import warnings
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bitarray import bitarray, frozenbitarray
 
 from .bitmask import Placement, letters_of, to_hex
 from .problem import SOMA_CUBE, Puzzle
+from .tracefile import (FORMAT, KINDS, PLACE, REMOVE, SOLUTION, TEST, VERSION, Header, TraceError,  # noqa: F401
+                        TraceFile, TraceWarning, _check_closing, parse_header)
 
-FORMAT, VERSION = "soma-trace", 1
-KINDS = ("place", "remove", "solution", "test")
-PLACE, REMOVE, SOLUTION, TEST = range(4)
 CELL_WORDS = "cell (x, y, z) is bit x + 3y + 9z; masks are hex, cell 0 most significant"
-PUZZLES = {SOMA_CUBE.name: SOMA_CUBE}
-
-
-class TraceError(ValueError):
-    """A trace that cannot be read: the message names the file and the line."""
-
-
-class TraceWarning(UserWarning):
-    """A trace read in part (truncated)."""
+INDEX_BLOCK = 1 << 22           # steps per block while building the seek index
 
 
 @dataclass(frozen=True)
@@ -158,207 +149,33 @@ class TraceWriter:
 
 # -- reading -----------------------------------------------------------------------------------
 
-@dataclass
-class Header:
-    """What a trace's header says."""
-    version: int
-    fields: dict[str, str]
-    pieces: list[tuple[str, str, str]]          # (name, colour, long name)
-    lines: int                                  # how many header lines
-
-    @property
-    def puzzle_name(self) -> str:
-        return self.fields.get("puzzle", "")
-
-    @property
-    def strategy(self) -> str:
-        return self.fields.get("strategy", "")
-
-    @property
-    def command(self) -> str:
-        return self.fields.get("command", "")
-
-
-def _load_bytes(path: str) -> bytes:
-    """The file's bytes, gunzipped if need be; errors for unreadable, empty and binary files."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise TraceError(f"{path}: cannot read: {e.strerror}") from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, gzip.BadGzipFile) as e:
-            data = _partial_gunzip(path, data, e)
-    if not data:
-        raise TraceError(f"{path}:1: empty file: not a {FORMAT} trace (expected '# {FORMAT} {VERSION}')")
-    if b"\0" in data[:4096]:
-        raise TraceError(f"{path}:1: a binary file, not a {FORMAT} trace (expected text)")
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            line = data[:e.start].count(b"\n") + 1
-            raise TraceError(f"{path}:{line}: not UTF-8 text: a binary or damaged file") from None
-    return data
-
-
-def _partial_gunzip(path: str, data: bytes, error: Exception) -> bytes:
-    """What a damaged or cut gzip stream still holds."""
-    d = __import__("zlib").decompressobj(16 + 15)
-    try:
-        out = d.decompress(data)
-    except Exception:  # noqa: BLE001 - nothing readable at all
-        raise TraceError(f"{path}: a damaged gzip file ({error})") from None
-    return out
-
-
-def parse_header(path: str, lines: Sequence[str]) -> Header:
-    first = lines[0].strip() if lines else ""
-    parts = first.lstrip("#").split()
-    if not first.startswith("#") or len(parts) != 2 or parts[0] != FORMAT:
-        raise TraceError(f"{path}:1: not a {FORMAT} trace: the first line is {first[:60]!r}, "
-                         f"expected '# {FORMAT} {VERSION}'")
-    if parts[1] != str(VERSION):
-        raise TraceError(f"{path}:1: {FORMAT} version {parts[1]} is not supported: this soma reads "
-                         f"version {VERSION}; write the trace again with this soma")
-    fields: dict[str, str] = {}
-    pieces = []
-    n = 1
-    while n < len(lines) and lines[n].startswith("#") and not lines[n].startswith("# end:"):
-        key, sep, value = lines[n][1:].strip().partition(":")
-        if not sep:
-            raise TraceError(f"{path}:{n + 1}: a header line needs 'key: value', got {lines[n][:60]!r}")
-        value = value.strip()
-        if key == "piece":
-            name, colour, long_name = (value.split(" ", 2) + ["", ""])[:3]
-            pieces.append((name, colour, long_name))
-        else:
-            fields[key] = value
-        n += 1
-    return Header(VERSION, fields, pieces, n)
-
-
-def _puzzle_of(path: str, header: Header) -> Puzzle:
-    source = header.fields.get("source", "soma")
-    if source == "soma" and header.puzzle_name in PUZZLES:
-        return PUZZLES[header.puzzle_name]
-    from .puzzle import PuzzleError, load_puzzle
-    try:
-        return load_puzzle(source)
-    except PuzzleError as e:
-        raise TraceError(f"{path}:3: the trace's puzzle cannot be loaded: {e}") from None
-
-
-@dataclass
-class _Parts:
-    """A trace file cut into its header, its event lines (bytes) and its closing line."""
-    header: Header
-    body: bytes                 # the event lines, each ending in a newline
-    count: int                  # how many event lines
-    closing: str | None
-    first: int                  # the file line number of the first event
-    truncated: bool
-
-    def lines(self) -> list[str]:
-        return self.body.decode("utf-8").split("\n")[:-1]
-
-
-def _split(path: str, data: bytes) -> _Parts:
-    """Cut a trace into header, events and closing line; a last line without its newline (the
-    file was cut mid-line) is dropped."""
-    cut = not data.endswith(b"\n")
-    if cut:
-        data = data[:data.rfind(b"\n") + 1]
-    head, pos = [], 0
-    while pos < len(data) and data.startswith(b"#", pos) and not data.startswith(b"# end:", pos):
-        nl = data.index(b"\n", pos)
-        head.append(data[pos:nl].decode("utf-8"))
-        pos = nl + 1
-    if not head and cut and not data:
-        raise TraceError(f"{path}:1: not a {FORMAT} trace: no complete first line")
-    header = parse_header(path, head)
-    closing = None
-    end = len(data)
-    last = data.rfind(b"\n", pos, end - 1) + 1 if end > pos else end
-    if end > pos and data.startswith(b"# end:", max(last, pos)):
-        closing = data[max(last, pos):end - 1].decode("utf-8")
-        end = max(last, pos)
-    body = data[pos:end]
-    return _Parts(header, body, body.count(b"\n"), closing, header.lines + 1, cut or closing is None)
-
-
-def _check_closing(path: str, closing: str, lineno: int, counts: Counter) -> None:
-    want = {}
-    for item in closing.removeprefix("# end:").split():
-        key, _, value = item.partition("=")
-        if not value.isdigit():
-            raise TraceError(f"{path}:{lineno}: a bad closing line {closing[:60]!r}")
-        want[key] = int(value)
-    have = dict(counts, events=sum(counts.values()))
-    for key, value in want.items():
-        if have.get(key, 0) != value:
-            raise TraceError(f"{path}:{lineno}: the closing line says {key}={value} but the file "
-                             f"holds {have.get(key, 0)}: the trace is damaged")
-
-
-class _Lookup:
-    """(piece, number) -> placement and global id, and hex masks, for one puzzle."""
-
-    def __init__(self, puzzle: Puzzle):
-        self.puzzle = puzzle
-        self.flat: list[Placement] = []
-        self.offset: dict[str, int] = {}
-        for name, ps in puzzle.placements.items():
-            self.offset[name] = len(self.flat)
-            self.flat.extend(ps)
-        self.hexes = [to_hex(p.mask) for p in self.flat]
-
-
-def _parse_line(path: str, lineno: int, line: str, step: int, lookup: _Lookup) -> tuple[int, int]:
-    """(kind, global placement id or -1) of one event line, or a TraceError that says why."""
-    parts = line.split(" ")
-    where = f"{path}:{lineno}"
-    if len(parts) != 5:
-        raise TraceError(f"{where}: expected 'step kind piece placement mask', got {line[:60]!r}")
-    s, kind, piece, number, mask = parts
-    if not s.isdigit() or int(s) != step:
-        raise TraceError(f"{where}: expected step {step}, got {s[:20]!r}")
-    if kind not in KINDS:
-        raise TraceError(f"{where}: unknown event {kind[:20]!r} (expected one of {', '.join(KINDS)})")
-    k = KINDS.index(kind)
-    if k == SOLUTION:
-        if (piece, number, mask) != ("-", "-", "-"):
-            raise TraceError(f"{where}: a solution line is 'step solution - - -', got {line[:60]!r}")
-        return k, -1
-    if piece not in lookup.offset:
-        raise TraceError(f"{where}: unknown piece {piece[:20]!r}")
-    count = len(lookup.puzzle.placements[piece])
-    if not number.isdigit() or int(number) >= count:
-        raise TraceError(f"{where}: piece {piece} has placements 0 to {count - 1}, got {number[:20]!r}")
-    pid = lookup.offset[piece] + int(number)
-    if mask != lookup.hexes[pid]:
-        raise TraceError(f"{where}: the mask {mask[:20]!r} is not that of {piece} #{number} "
-                         f"({lookup.hexes[pid]})")
-    return k, pid
-
-
 def read_events(path: str) -> Iterator[Event]:
     """Stream the events of a trace, checking each line; a truncated trace yields what it holds
     and warns (TraceWarning)."""
-    parts = _split(path, _load_bytes(path))
-    lookup = _Lookup(_puzzle_of(path, parts.header))
+    f = TraceFile(path)
     counts: Counter[str] = Counter()
-    for step, line in enumerate(parts.lines()):
-        k, pid = _parse_line(path, parts.first + step, line, step, lookup)
-        counts[KINDS[k]] += 1
-        yield Event(step, KINDS[k], None if pid < 0 else lookup.flat[pid], "-" if pid < 0 else lookup.hexes[pid])
-    if parts.closing is not None:
-        _check_closing(path, parts.closing, parts.first + parts.count, counts)
-    if parts.truncated:
-        warnings.warn(f"{path}: the trace is cut short (no closing line): read {parts.count} complete "
-                      "events", TraceWarning, stacklevel=2)
+    flat, hexes = f.lookup.flat, f.lookup.hexes
+    for first, kinds, pids in f.chunks():
+        for step, (k, pid) in enumerate(zip(kinds.tolist(), pids.tolist()), first):
+            counts[KINDS[k]] += 1
+            yield Event(step, KINDS[k], None if pid < 0 else flat[pid], "-" if pid < 0 else hexes[pid])
+    _finish(f, counts)
+
+
+def _finish(f: TraceFile, counts: Counter) -> list[str]:
+    """Check the closing line against what was read; the warnings for a trace read in part."""
+    if f.closing is not None:
+        _check_closing(f.path, f.closing, f.closing_line, counts)
+    said = []
+    if f.cut is not None:
+        said.append(f"{f.path}: the trace was cut at its size limit after {sum(counts.values()):,} events "
+                    "(--max-trace-size): the search went on without writing")
+    if f.truncated:
+        said.append(f"{f.path}: the trace is cut short ({f.damage or 'no closing line'}): "
+                    f"read {sum(counts.values()):,} complete events")
+    for message in said:
+        warnings.warn(message, TraceWarning, stacklevel=3)
+    return said
 
 
 @dataclass(frozen=True)
@@ -391,38 +208,52 @@ class Trace:
 
     @classmethod
     def open(cls, path: str) -> "Trace":
-        """Read and check a whole trace (plain or gzip); errors name the file and line."""
+        """Read and check a whole trace (plain or gzip) in one streaming pass; errors name the
+        file and line. Memory: about 5 bytes an event, plus the index (see _index)."""
         import numpy as np
-        parts = _split(path, _load_bytes(path))
-        lookup = _Lookup(_puzzle_of(path, parts.header))
-        kinds, pids = _parse_fast(parts.body, parts.count, lookup)
-        if kinds is None:                     # something is wrong: find and name the line
-            parsed = [_parse_line(path, parts.first + i, line, i, lookup) for i, line in enumerate(parts.lines())]
-            kinds = np.array([k for k, _ in parsed], dtype=np.uint8)
-            pids = np.array([p for _, p in parsed], dtype=np.int32)
-        trace = cls(path, parts.header, lookup.puzzle, kinds, pids, parts.truncated)
-        trace._lookup = lookup
+        f = TraceFile(path)
+        kinds_parts, pids_parts = [], []
+        for _, kinds, pids in f.chunks():
+            kinds_parts.append(kinds)
+            pids_parts.append(pids.astype(np.int32, copy=False))
+        kinds = np.concatenate(kinds_parts) if kinds_parts else np.zeros(0, np.uint8)
+        del kinds_parts
+        pids = np.concatenate(pids_parts) if pids_parts else np.zeros(0, np.int32)
+        del pids_parts
+        trace = cls(path, f.header, f.puzzle, kinds, pids, f.truncated or f.cut is not None)
+        trace.cut = f.cut is not None
+        trace._lookup = f.lookup
         trace._index()
-        if parts.closing is not None:
-            _check_closing(path, parts.closing, parts.first + parts.count, trace.counts())
-        if parts.truncated:
-            msg = (f"{path}: the trace is cut short (no closing line): read {parts.count} complete events")
-            trace.warnings.append(msg)
-            warnings.warn(msg, TraceWarning, stacklevel=2)
+        trace.warnings.extend(_finish(f, trace.counts()))
         return trace
 
     def _index(self) -> None:
+        """The depth after each step (int16 where the pieces allow) and, per depth, the steps of
+        the places that reached it (uint32 where the steps allow): built a block at a time."""
         import numpy as np
-        delta = np.zeros(len(self.kinds), dtype=np.int32)
-        delta[self.kinds == PLACE] = 1
-        delta[self.kinds == REMOVE] = -1
-        self.depth = np.cumsum(delta, dtype=np.int32)   # pieces on the board after each step
-        if len(self.depth) and self.depth.min() < 0:
+        n = len(self.kinds)
+        pieces = sum(self.puzzle.count_of(p.name) for p in self.puzzle.pieces)
+        self.depth = np.zeros(n, dtype=np.int16 if pieces < 1 << 15 else np.int32)
+        level = 0
+        for lo in range(0, n, INDEX_BLOCK):
+            k = self.kinds[lo:lo + INDEX_BLOCK]
+            delta = (k == PLACE).astype(self.depth.dtype)
+            delta -= (k == REMOVE)
+            np.cumsum(delta, out=self.depth[lo:lo + INDEX_BLOCK])
+            self.depth[lo:lo + INDEX_BLOCK] += level
+            level = int(self.depth[min(lo + INDEX_BLOCK, n) - 1])
+        if n and self.depth.min() < 0:
             bad = int(np.argmax(self.depth < 0))
             raise TraceError(f"{self.path}: step {bad} removes a piece from an empty board: the trace is damaged")
-        place = self.kinds == PLACE
-        top = int(self.depth.max()) if len(self.depth) else 0
-        self.levels = [np.flatnonzero(place & (self.depth == d)) for d in range(1, top + 1)]
+        step_type = np.uint32 if n < 1 << 32 else np.int64
+        places = np.flatnonzero(self.kinds == PLACE).astype(step_type)
+        at = self.depth[places]
+        order = np.argsort(at, kind="stable")
+        steps, at = places[order], at[order]
+        del places, order
+        top = int(at[-1]) if len(at) else 0
+        bounds = np.searchsorted(at, np.arange(1, top + 2))       # where each depth starts
+        self.levels = [steps[bounds[d]:bounds[d + 1]] for d in range(top)]
         self.solution_steps = np.flatnonzero(self.kinds == SOLUTION)
 
     def __len__(self) -> int:
@@ -494,120 +325,6 @@ def replay(trace_events: Iterator[Event], size: int) -> Iterator[BoardState]:
             stack.remove(e.placement)
             occupied &= ~e.placement.mask
         yield BoardState(e.step, tuple(stack), frozenbitarray(occupied))
-
-
-# -- the fast path: parse all event lines at once with numpy ----------------------------------------
-
-def _parse_fast(body: bytes, n: int, lookup: _Lookup):
-    """(kinds, pids) for well-formed event lines, or (None, None) when any line is not (the
-    caller then parses line by line to say which, and why)."""
-    import numpy as np
-    if n == 0:
-        return np.zeros(0, np.uint8), np.zeros(0, np.int32)
-    if not body.isascii():
-        return None, None
-    buf = np.frombuffer(body, dtype=np.uint8)
-    ends = np.flatnonzero(buf == 10)
-    starts = np.empty(n, dtype=np.int64)
-    starts[0] = 0
-    starts[1:] = ends[:-1] + 1
-    spaces = np.flatnonzero(buf == 32)
-    first = np.searchsorted(spaces, starts)
-    if (np.searchsorted(spaces, ends) - first != 4).any():
-        return None, None
-    s1, s2, s3, s4 = (spaces[first + k] for k in range(4))
-    steps = _numbers(buf, starts, s1 - starts, 10)
-    if steps is None or (steps != np.arange(n)).any():
-        return None, None
-    kinds = np.full(n, 255, dtype=np.uint8)
-    first_char, length = buf[s1 + 1], s2 - s1 - 1
-    for k, word in enumerate(KINDS):
-        kinds[(first_char == ord(word[0])) & (length == len(word))] = k
-    if (kinds == 255).any():
-        return None, None
-    moves = np.flatnonzero(kinds != SOLUTION)
-    rest = np.flatnonzero(kinds == SOLUTION)
-    pids = np.full(n, -1, dtype=np.int32)
-    if len(rest):                           # solution lines are 'step solution - - -'
-        dash = ord("-")
-        r2, r3, r4, re_ = s2[rest], s3[rest], s4[rest], ends[rest]
-        if not ((r3 - r2 == 2) & (r4 - r3 == 2) & (re_ - r4 == 2) & (buf[r2 + 1] == dash)
-                & (buf[r3 + 1] == dash) & (buf[r4 + 1] == dash)).all():
-            return None, None
-    if not len(moves):
-        return kinds, pids
-    m2, m3, m4, me = s2[moves], s3[moves], s4[moves], ends[moves]
-    offsets = _piece_offsets(buf, m2 + 1, m3 - m2 - 1, lookup)
-    numbers = _numbers(buf, m3 + 1, m4 - m3 - 1, 6)
-    if offsets is None or numbers is None:
-        return None, None
-    sizes = np.array([len(p) for p in lookup.puzzle.placements.values()], dtype=np.int64)
-    starts_of = np.array(list(lookup.offset.values()), dtype=np.int64)
-    slot = np.searchsorted(starts_of, offsets)
-    if (numbers >= sizes[slot]).any():
-        return None, None
-    ids = offsets + numbers
-    masks = _numbers(buf, m4 + 1, me - m4 - 1, 16, base=16)
-    expected = np.array([int(h, 16) for h in lookup.hexes], dtype=masks.dtype if masks is not None else np.int64)
-    if masks is None or (masks != expected[ids]).any():
-        return None, None
-    pids[moves] = ids.astype(np.int32)
-    return kinds, pids
-
-
-_DIGIT = None
-
-
-def _digit_table():
-    import numpy as np
-    global _DIGIT
-    if _DIGIT is None:
-        t = np.full(256, 99, dtype=np.uint8)
-        for i, ch in enumerate("0123456789ABCDEF"):
-            t[ord(ch)] = i
-        _DIGIT = t
-    return _DIGIT
-
-
-def _numbers(buf, starts, lengths, width: int, base: int = 10):
-    """The numbers written at buf[start:start+length] (at most `width` digits), vectorized one
-    digit count at a time; None if any is empty, too long or not a number in that base."""
-    import numpy as np
-    wide = width * base.bit_length() > 62
-    dtype = np.uint64 if wide else np.int64
-    out = np.zeros(len(starts), dtype=dtype)
-    if len(starts) == 0:
-        return out
-    if lengths.min() < 1 or lengths.max() > width:
-        return None
-    table = _digit_table()
-    present = np.flatnonzero(np.bincount(lengths))
-    for length in present:
-        rows = np.flatnonzero(lengths == length) if len(present) > 1 else slice(None)
-        digits = table[buf[starts[rows, None] + np.arange(length)]]
-        if digits.max() >= base:
-            return None
-        value = digits[:, 0].astype(dtype)
-        for k in range(1, length):
-            value *= dtype(base)
-            value += digits[:, k]
-        out[rows] = value
-    return out
-
-
-def _piece_offsets(buf, starts, lengths, lookup: _Lookup):
-    """The first global placement id of each piece named at buf[start:start+length], or None
-    if a name is not one of the puzzle's pieces."""
-    import numpy as np
-    out = np.full(len(starts), -1, dtype=np.int64)
-    for name, off in lookup.offset.items():
-        raw = np.frombuffer(name.encode(), dtype=np.uint8)
-        hit = lengths == len(raw)
-        rows = np.flatnonzero(hit)
-        if len(rows):
-            same = (buf[starts[rows, None] + np.arange(len(raw))] == raw).all(axis=1)
-            out[rows[same]] = off
-    return None if (out < 0).any() else out
 
 
 class LiveTrace:

@@ -51,9 +51,9 @@ def sniff(path: str) -> str | None:
 
 def trace_puzzle(path: str):
     """The puzzle a trace was made for, from its header (None if it cannot be told)."""
-    from soma.trace import TraceError, _load_bytes, _puzzle_of, _split
+    from soma.tracefile import TraceError, TraceFile
     try:
-        return _puzzle_of(path, _split(path, _load_bytes(path)).header)
+        return TraceFile(path).puzzle              # reads the header only
     except TraceError:
         return None
 
