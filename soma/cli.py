@@ -58,7 +58,7 @@ def positive_int(text: str) -> int:
 ENV_BUDGET = "SOMA_MAX_MEMORY"
 
 
-def memory_size(text: str) -> int:
+def size_arg(text: str) -> int:
     from .budget import parse_size
     try:
         return parse_size(text)
@@ -161,7 +161,7 @@ def cmd_solve(args) -> int:
             from .trace import TraceWriter
             with progress_bar("events") as bar, TraceWriter(
                     args.trace, puzzle, args.strategy, convention, args.command_line,
-                    tests=args.trace_tests, progress=bar.update) as writer:
+                    tests=args.trace_tests, progress=bar.update, max_size=args.max_trace_size) as writer:
                 result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle, on_event=writer,
                                  emit_tests=args.trace_tests, algorithm=args.algorithm)
         else:
@@ -188,9 +188,15 @@ def cmd_solve(args) -> int:
         if args.trace:
             summary["trace"] = args.trace
             summary["events"] = writer.step
+            summary["trace_cut"] = writer.cut_at is not None
         print(json.dumps(summary))
     elif args.out:
         print(f"wrote {len(result.solutions)} solutions ({convention}) to {args.out}", file=sys.stderr)
+    if args.trace and writer.cut_at is not None:
+        from .budget import describe
+        print(f"soma solve: the trace {args.trace} stops at step {writer.cut_at:,}: it reached "
+              f"--max-trace-size {describe(args.max_trace_size)}; the search went on without writing",
+              file=sys.stderr)
     return 0
 
 
@@ -362,13 +368,15 @@ def cmd_trace(args) -> int:
                "command": trace.header.command, "steps": len(trace),
                "events": {k: counts.get(k, 0) for k in ("place", "remove", "solution", "test")},
                "solutions": counts.get("solution", 0), "complete": not trace.truncated,
+               "cut": trace.cut,
                "first_solution_step": trace.next_solution(-1)}
     if args.json:
         print(json.dumps(summary))
         return 0
     print(f"{args.file}: soma-trace {trace.header.version}, {trace.puzzle.name}, strategy {trace.header.strategy}")
     print(f"  made by: {trace.header.command}")
-    print(f"  steps: {len(trace):,}" + ("" if not trace.truncated else " (cut short)"))
+    print(f"  steps: {len(trace):,}" + (" (cut at its size limit)" if trace.cut else
+                                        " (cut short)" if trace.truncated else ""))
     for kind, n in summary["events"].items():
         print(f"  {kind:9s} {n:>10,}")
     if summary["first_solution_step"] is not None:
@@ -531,7 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--max-memory", type=memory_size, metavar="SIZE",
+    common.add_argument("--max-memory", type=size_arg, metavar="SIZE",
                         help=f"the memory budget, e.g. 4G or 500M (default: ${ENV_BUDGET} if set, else "
                              "half the physical memory); a count by memo that reaches it goes on by search, "
                              "other work stops with a one-line error")
@@ -567,6 +575,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "(pip install '.[fast]'); python: the bitarray engine; compiled: the kernel")
     sp.add_argument("--trace", metavar="FILE", help="write every place / remove / solution event to "
                     "FILE as the search runs (gzip-compressed if FILE ends in .gz)")
+    sp.add_argument("--max-trace-size", type=size_arg, default=1 << 30, metavar="SIZE",
+                    help="stop writing the trace at this size, e.g. 200M (default 1G): the search "
+                         "goes on and the trace ends with a line saying where it was cut")
     sp.add_argument("--trace-tests", action="store_true",
                     help="with --trace, also write every AND test (rejected candidates too)")
     sp.set_defaults(func=cmd_solve)

@@ -72,8 +72,10 @@ class TraceWriter:
     FLUSH_EVERY = 4096
 
     def __init__(self, path: str, puzzle: Puzzle, strategy: str, convention: str, command: str,
-                 tests: bool = False, progress=None):
+                 tests: bool = False, progress=None, max_size: int | None = None):
         self.path, self.tests, self.progress = path, tests, progress
+        self.max_size = max_size
+        self.cut_at: int | None = None             # the step where the size limit stopped writing
         self.step = 0
         folder = os.path.dirname(os.path.abspath(path))
         base = os.path.basename(path)
@@ -120,9 +122,17 @@ class TraceWriter:
         self._out.write("".join(self._buf))
         self._buf.clear()
         self._out.flush()
+        if self.max_size is not None and self.cut_at is None and self._raw.tell() >= self.max_size:
+            self.cut_at = self.step                  # the search goes on; nothing more is written
+            self._tails = dict.fromkeys(KINDS)
 
     def close(self) -> None:
         self.flush()
+        if self.cut_at is not None:
+            from .budget import describe
+            self._out.write(f"# cut: at step {self.cut_at}: the trace reached its size limit of "
+                            f"{describe(self.max_size)} (--max-trace-size); the search went on without "
+                            "writing\n")
         totals = " ".join(f"{k}={self.counts[k]}" for k in KINDS)
         self._out.write(f"# end: events={self.step} {totals}\n")
         self._out.close()
@@ -203,8 +213,9 @@ class Trace:
     puzzle: Puzzle
     kinds: "object"                 # numpy uint8 array, one per step
     pids: "object"                  # numpy int32 array, placement id or -1
-    truncated: bool = False
+    truncated: bool = False                     # read in part: cut short, or cut at its size limit
     warnings: list[str] = field(default_factory=list)
+    cut: bool = False                           # stopped at --max-trace-size (a '# cut:' line)
 
     @classmethod
     def open(cls, path: str) -> "Trace":
@@ -220,8 +231,8 @@ class Trace:
         del kinds_parts
         pids = np.concatenate(pids_parts) if pids_parts else np.zeros(0, np.int32)
         del pids_parts
-        trace = cls(path, f.header, f.puzzle, kinds, pids, f.truncated or f.cut is not None)
-        trace.cut = f.cut is not None
+        trace = cls(path, f.header, f.puzzle, kinds, pids, f.truncated or f.cut is not None,
+                    cut=f.cut is not None)
         trace._lookup = f.lookup
         trace._index()
         trace.warnings.extend(_finish(f, trace.counts()))

@@ -199,3 +199,26 @@ def test_no_worker_on_the_scheduler_is_one_line():
                                   processes=True) as cluster:
         r = run("count", "pentominoes-3x20", "--scheduler", cluster.scheduler_address, "--timeout", "2")
     assert "no worker joined the scheduler" in one_line_error(r)
+
+
+def test_reading_a_big_trace_costs_less_than_the_file(tmp_path):
+    """`soma trace` on the 6x10 unique trace (about 3 M events, 80 MB) peaks under 1.5 times
+    the file's size plus 150 MB (it held 10 times the file before)."""
+    path = tmp_path / "u.trace"
+    assert run("solve", "pentominoes-6x10", "--trace", str(path)).returncode == 0
+    size = path.stat().st_size
+    assert size > 50 * MB
+    proc = subprocess.Popen([sys.executable, "-m", "soma", "trace", str(path), "--json"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = proc.stdout.read()
+    status, peak = _peak_of(proc, 120)
+    assert status == 0
+    assert json.loads(out)["steps"] > 2_000_000
+    assert peak < 1.5 * size + 150 * MB, f"peak {peak / MB:.0f} MB for a {size / MB:.0f} MB trace"
+
+
+def test_reading_a_trace_past_the_budget_is_one_line(tmp_path):
+    path = tmp_path / "u.trace"
+    assert run("solve", "pentominoes-3x20", "--trace", str(path)).returncode == 0
+    err = one_line_error(run("trace", str(path), "--max-memory", "1M"))
+    assert "reading the trace passed the memory budget of 1 MB" in err and "--max-memory" in err

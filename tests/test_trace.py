@@ -260,3 +260,56 @@ def test_interrupted_trace_leaves_no_file(tmp_path):
             writer("solution", None)
             raise RuntimeError("stop")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_trace_cut_at_its_size_limit(tmp_path, shipped):
+    path = tmp_path / "cut.trace"
+    r = run("solve", "--strategy", "fixed-order", "--trace", str(path), "--max-trace-size", "1M", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["trace_cut"] and data["solutions"] == 240         # the search went on to the end
+    assert "stops at step" in r.stderr
+    assert 1 << 20 <= path.stat().st_size < (1 << 20) + 200_000
+    assert path.read_text().splitlines()[-2].startswith("# cut: at step ")
+    with pytest.warns(TraceWarning, match="cut at its size limit"):
+        trace = Trace.open(str(path))
+    assert trace.cut and trace.truncated and 0 < len(trace) == data["events"] < len(shipped)
+    for step in range(0, len(trace), 997):
+        assert same_state(trace.state(step), shipped.state(step))
+    summary = json.loads(run("trace", str(path), "--json").stdout)
+    assert summary["cut"] is True and summary["complete"] is False and summary["steps"] == len(trace)
+
+
+def test_a_trace_under_its_size_limit_is_whole(tmp_path):
+    path = tmp_path / "t.trace.gz"
+    r = run("solve", "--strategy", "fixed-order", "--trace", str(path), "--max-trace-size", "100M", "--json")
+    assert json.loads(r.stdout)["trace_cut"] is False
+    trace = Trace.open(str(path))
+    assert not trace.cut and not trace.truncated and len(trace) == 77_428
+
+
+def test_a_line_that_is_neither_event_nor_closing(tmp_path):
+    lines = small_trace(tmp_path).read_text().splitlines(keepends=True)
+    head = sum(1 for line in lines if line.startswith("# ") and not line.startswith("# end"))
+    lines.insert(head + 4, "# a remark\n")
+    (tmp_path / "remark.txt").write_text("".join(lines))
+    err = one_line_error(run("trace", str(tmp_path / "remark.txt")))
+    assert f"remark.txt:{head + 5}: expected an event" in err
+    lines = small_trace(tmp_path).read_text().splitlines(keepends=True) + ["0 place L 0 F4000000\n"]
+    (tmp_path / "after.txt").write_text("".join(lines))
+    assert "nothing may follow the closing line" in one_line_error(run("trace", str(tmp_path / "after.txt")))
+
+
+def test_gzip_members_one_after_another(tmp_path):
+    text = small_trace(tmp_path).read_bytes()
+    half = text.index(b"\n", len(text) // 2) + 1
+    (tmp_path / "two.gz").write_bytes(gzip.compress(text[:half]) + gzip.compress(text[half:]))
+    assert len(Trace.open(str(tmp_path / "two.gz"))) == len(Trace.open(str(tmp_path / "ok.txt")))
+
+
+def test_no_events_at_all(tmp_path):
+    text = small_trace(tmp_path).read_text().splitlines(keepends=True)
+    head = [line for line in text if line.startswith("# ") and not line.startswith("# end")]
+    (tmp_path / "none.txt").write_text("".join(head) + "# end: events=0 place=0 remove=0 solution=0 test=0\n")
+    trace = Trace.open(str(tmp_path / "none.txt"))
+    assert len(trace) == 0 and not trace.truncated and trace.state(-1).placements == ()
