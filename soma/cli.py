@@ -709,9 +709,8 @@ def _use_budget(limit: int | None) -> None:
 
 def _out_of_memory(e: MemoryError) -> str:
     from .budget import BudgetExceeded, current
-    what = str(e) if isinstance(e, BudgetExceeded) and str(e) else "out of memory"
-    return (f"{what}: the memory budget is {current()}; give more with --max-memory SIZE "
-            f"(or ${ENV_BUDGET}), or try a smaller job")
+    what = str(e) if isinstance(e, BudgetExceeded) and str(e) else f"out of memory (the budget is {current()})"
+    return f"{what}; give more with --max-memory SIZE (or ${ENV_BUDGET}), or try a smaller job"
 
 
 def threading_is_main() -> bool:

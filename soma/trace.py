@@ -29,7 +29,7 @@ from bitarray import bitarray, frozenbitarray
 from .bitmask import Placement, letters_of, to_hex
 from .problem import SOMA_CUBE, Puzzle
 from .tracefile import (FORMAT, KINDS, PLACE, REMOVE, SOLUTION, TEST, VERSION, Header, TraceError,  # noqa: F401
-                        TraceFile, TraceWarning, _check_closing, parse_header)
+                        TraceFile, TraceWarning, _check_closing, _Lookup, parse_header)
 
 CELL_WORDS = "cell (x, y, z) is bit x + 3y + 9z; masks are hex, cell 0 most significant"
 INDEX_BLOCK = 1 << 22           # steps per block while building the seek index
@@ -341,43 +341,62 @@ def replay(trace_events: Iterator[Event], size: int) -> Iterator[BoardState]:
 class LiveTrace:
     """A trace held in memory and growing while a search runs (the viewer's live solve); the
     same questions as `Trace` (len, event, state, next / previous solution), answered the same
-    way: per depth, the steps of the `place` events that reached it, searched by bisection."""
+    way: per depth, the steps of the `place` events that reached it, searched by bisection.
+    Compact (about 9 bytes an event, in typed arrays) and bounded: `add` raises BudgetExceeded
+    once the process passes the memory budget (looked at every CHECK_EVERY events)."""
 
-    def __init__(self, puzzle: Puzzle = SOMA_CUBE, strategy: str = "", convention: str = ""):
+    CHECK_EVERY = 1 << 16
+
+    def __init__(self, puzzle: Puzzle = SOMA_CUBE, strategy: str = "", convention: str = "", budget=None):
+        from array import array
+        from .budget import current
         self.puzzle, self.strategy, self.convention = puzzle, strategy, convention
+        self.budget = budget or current()
         self.path = "(live)"
         self.truncated = False
-        self.kinds: list[str] = []
-        self.placements: list[Placement | None] = []
-        self.levels: list[list[int]] = []          # levels[d]: steps of places that reached depth d+1
-        self.solution_steps: list[int] = []
+        self._lookup = _Lookup(puzzle)
+        self.kinds = array("B")                     # the kind of each step (PLACE, REMOVE, ...)
+        self.pids = array("i")                      # its placement id, -1 for a solution
+        pieces = sum(puzzle.count_of(p.name) for p in puzzle.pieces)
+        self.depths = array("h" if pieces < 1 << 15 else "i")   # pieces on the board after it
+        self.levels: list = []                      # levels[d]: steps of places that reached depth d+1
+        self.solution_steps = array("q")
         self.depth = 0
-        self.depths: list[int] = []
 
     def add(self, kind: str, placement: Placement | None) -> None:
+        from array import array
         step = len(self.kinds)
-        if kind == "place":
+        k = KINDS.index(kind)
+        if k == PLACE:
             if len(self.levels) <= self.depth:
-                self.levels.append([])
+                self.levels.append(array("q"))
             self.levels[self.depth].append(step)
             self.depth += 1
-        elif kind == "remove":
+        elif k == REMOVE:
             self.depth -= 1
-        elif kind == "solution":
+        elif k == SOLUTION:
             self.solution_steps.append(step)
-        self.kinds.append(kind)
-        self.placements.append(placement)
+        self.kinds.append(k)
+        self.pids.append(-1 if placement is None else self._lookup.offset[placement.piece] + placement.number)
         self.depths.append(self.depth)
+        if step % self.CHECK_EVERY == self.CHECK_EVERY - 1 and self.budget.over():
+            from .budget import BudgetExceeded
+            raise BudgetExceeded(f"the live solve reached the memory budget of {self.budget} at "
+                                 f"{len(self):,} steps")
 
     def __len__(self) -> int:
         return len(self.kinds)
 
     def counts(self) -> Counter:
-        return Counter(self.kinds)
+        return Counter({kind: n for kind, n in ((kind, self.kinds.count(k)) for k, kind in enumerate(KINDS)) if n})
+
+    def _placement(self, step: int) -> Placement | None:
+        pid = self.pids[step]
+        return None if pid < 0 else self._lookup.flat[pid]
 
     def event(self, step: int) -> Event:
-        p = self.placements[step]
-        return Event(step, self.kinds[step], p, to_hex(p.mask) if p is not None else "-")
+        p = self._placement(step)
+        return Event(step, KINDS[self.kinds[step]], p, to_hex(p.mask) if p is not None else "-")
 
     def state(self, step: int) -> BoardState:
         import bisect
@@ -385,7 +404,7 @@ class LiveTrace:
         if step >= 0:
             for d in range(self.depths[step]):
                 level = self.levels[d]
-                placed.append(self.placements[level[bisect.bisect_right(level, step) - 1]])
+                placed.append(self._placement(level[bisect.bisect_right(level, step) - 1]))
         occupied = bitarray(self.puzzle.size)
         for p in placed:
             occupied |= p.mask
@@ -403,7 +422,7 @@ class LiveTrace:
 
     def save(self, path: str, command: str) -> None:
         """Write the events so far as a trace file (through a temporary file)."""
-        tests = "test" in self.kinds
+        tests = TEST in self.kinds
         with TraceWriter(path, self.puzzle, self.strategy, self.convention, command, tests=tests) as w:
-            for kind, p in zip(self.kinds, self.placements):
-                w(kind, p)
+            for step, k in enumerate(self.kinds):
+                w(KINDS[k], self._placement(step))

@@ -313,3 +313,27 @@ def test_no_events_at_all(tmp_path):
     (tmp_path / "none.txt").write_text("".join(head) + "# end: events=0 place=0 remove=0 solution=0 test=0\n")
     trace = Trace.open(str(tmp_path / "none.txt"))
     assert len(trace) == 0 and not trace.truncated and trace.state(-1).placements == ()
+
+
+def test_a_live_trace_answers_as_the_file_does(shipped):
+    from soma.trace import LiveTrace
+    live = LiveTrace(SOMA_CUBE, "fixed-order", "unique")
+    for e in read_events(str(SHIPPED)):
+        live.add(e.kind, e.placement)
+    assert len(live) == len(shipped) and live.counts() == shipped.counts()
+    for step in [-1, 0, 1, 2, 77_427] + list(range(5, len(shipped), 1_999)):
+        assert same_state(live.state(step), shipped.state(step))
+        assert live.next_solution(step) == shipped.next_solution(step)
+        assert live.previous_solution(step) == shipped.previous_solution(step)
+        if step >= 0:
+            assert live.event(step) == shipped.event(step)
+
+
+def test_a_live_trace_stops_at_the_budget():
+    from soma.budget import Budget, BudgetExceeded
+    from soma.trace import LiveTrace
+    live = LiveTrace(SOMA_CUBE, "fixed-order", "unique", budget=Budget(1 << 20))
+    with pytest.raises(BudgetExceeded, match="the live solve reached the memory budget of 1 MB"):
+        for e in read_events(str(SHIPPED)):
+            live.add(e.kind, e.placement)
+    assert len(live) == LiveTrace.CHECK_EVERY

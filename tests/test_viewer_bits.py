@@ -184,3 +184,22 @@ def test_assembly_plays(window, qtbot):
     qtbot.waitUntil(lambda: window.assembly.t >= window.assembly.duration, timeout=10000)
     final = window.scene.render()
     assert changed(final, solved) < 50
+
+
+def test_live_solve_stops_at_the_memory_budget(window, qtbot, tmp_path):
+    from soma import budget
+    budget.use(1 << 20)                       # less than the process already holds
+    try:
+        window.tabs.setCurrentWidget(window.solve_panel)
+        window.solve_panel.strategy.setCurrentText("fixed-order")
+        window.solve_panel.convention.setCurrentText("unique")
+        click(qtbot, window.solve_panel.run)
+        qtbot.waitUntil(lambda: "memory budget" in window.progress_label.text(), timeout=60000)
+    finally:
+        budget.use(None)
+    assert not window.solving() and window.replay.count >= 65_536
+    assert "memory budget of 1 MB" in window.replay_panel.banner.text()
+    assert window.solve_panel.save_button.isEnabled()
+    path = tmp_path / "kept.trace"
+    window.save_live_trace(str(path))
+    assert len(Trace.open(str(path))) == window.replay.count

@@ -8,12 +8,15 @@ import os
 import sys
 import time
 import warnings
+from collections import deque
 from pathlib import Path
 
 from PyQt5 import QtCore, QtGui, QtWidgets
 from PyQt5.QtCore import Qt
 
+from soma.budget import BudgetExceeded
 from soma.check import check_puzzle_solution
+from soma.cli import size_arg
 from soma.problem import SOMA_CUBE
 from soma.solutions import SolutionsFileError, read_text, solve
 from soma.symmetry import Canonizer
@@ -75,6 +78,8 @@ class TraceLoader(QtCore.QThread):
             self.loaded.emit(trace, [str(w.message) for w in caught])
         except TraceError as e:
             self.failed.emit(str(e))
+        except MemoryError as e:
+            self.failed.emit(f"{e or 'out of memory'}; soma view --max-memory SIZE gives more room")
         except Exception as e:  # noqa: BLE001 - the window must say what happened, not crash
             self.failed.emit(f"{self.path}: could not be read ({type(e).__name__}: {e})")
 
@@ -84,14 +89,17 @@ class Cancelled(Exception):
 
 
 class SolverThread(QtCore.QThread):
-    """Runs a search off the GUI thread; its events collect in `pending` (list appends are
-    atomic), which the window drains on a timer into a LiveTrace. `outcome` is set at the end:
-    (solutions, cancelled)."""
+    """Runs a search off the GUI thread; its events wait in `pending` (a deque: appends and
+    pops are atomic) until the window drains them on a timer into a LiveTrace. At most
+    PENDING_MAX wait: past that the search pauses until the window catches up. `outcome` is
+    set at the end: (solutions, cancelled)."""
+
+    PENDING_MAX = 1 << 18
 
     def __init__(self, strategy: str, convention: str, puzzle=SOMA_CUBE, parent=None):
         super().__init__(parent)
         self.strategy, self.convention, self.puzzle = strategy, convention, puzzle
-        self.pending: list = []
+        self.pending: deque = deque()
         self.cancelled = False
         self.outcome: tuple[int, bool] | None = None
 
@@ -101,6 +109,8 @@ class SolverThread(QtCore.QThread):
         self.pending.append((kind, placement))
         if len(self.pending) % 1024 == 0:
             time.sleep(0.0005)                  # let the GUI thread have the interpreter
+            while len(self.pending) > self.PENDING_MAX and not self.cancelled:
+                time.sleep(0.01)                # the window is behind: wait for it
 
     def run(self):
         try:
@@ -509,7 +519,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._live_command = f"soma solve --strategy {strategy} --{convention}"
         self.solver = SolverThread(strategy, convention, self.puzzle, self)
         self.solver.finished.connect(self._solve_done)
-        self._drained = 0
+        self._budget_stop = None
         self.replay.load(self.live)
         self.replay_panel.reload()
         self.replay_panel.show_message(None)
@@ -529,17 +539,27 @@ class MainWindow(QtWidgets.QMainWindow):
             self._solve_done()
             return
         pending = self.solver.pending
-        n = len(pending)
-        if n > self._drained:
+        if pending:
             follow = self.replay.step >= self.replay.count - 1     # at the end: keep following
-            for kind, p in pending[self._drained:n]:
-                self.live.add(kind, p)
-            self._drained = n
+            try:
+                for _ in range(len(pending)):
+                    self.live.add(*pending.popleft())
+            except BudgetExceeded as e:
+                self._stop_at_budget(str(e))
             self.replay_panel.reload()
             if follow:
                 self.replay.go(len(self.live) - 1)
-        self.progress_label.setText(f"solving: {len(self.live):,} steps, "
-                                    f"{len(self.live.solution_steps):,} solutions")
+        if self.live_timer.isActive():
+            self.progress_label.setText(f"solving: {len(self.live):,} steps, "
+                                        f"{len(self.live.solution_steps):,} solutions")
+
+    def _stop_at_budget(self, why: str):
+        """The live trace reached the memory budget: stop the search, keep what was recorded."""
+        self.solver.cancelled = True
+        self.solver.pending.clear()
+        self._budget_stop = why
+        self.replay_panel.show_message(f"{why}: the solve stopped there. Save trace keeps these steps; "
+                                       "soma view --max-memory SIZE gives more room.")
 
     def cancel_solve(self):
         if self.solver is not None:
@@ -554,11 +574,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self._drain()
         for w in (self.progress, self.cancel_button):
             w.hide()
-        what = "cancelled" if cancelled else "finished"
+        what = "stopped at the memory budget" if self._budget_stop else "cancelled" if cancelled else "finished"
         self.progress_label.setText(f"solve {what}: {len(self.live):,} steps, "
                                     f"{len(self.live.solution_steps):,} solutions")
         self.solve_panel.run.setEnabled(True)
-        self.solve_panel.save_button.setEnabled(not cancelled)
+        self.solve_panel.save_button.setEnabled(not cancelled or bool(self._budget_stop))
 
     def solving(self) -> bool:
         return self.solver is not None and self.solver.isRunning()
@@ -679,6 +699,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--aux", metavar="HEX", help="start in the Bits tab with this auxiliary register")
     p.add_argument("--assemble", type=float, metavar="T",
                    help="show the assembly of the chosen solution at time T (pieces, from 0)")
+    p.add_argument("--max-memory", type=size_arg, metavar="SIZE",
+                   help="the memory budget for opening traces and live solving, e.g. 4G (default: "
+                        "$SOMA_MAX_MEMORY if set, else half the physical memory)")
     return p
 
 
@@ -701,6 +724,12 @@ def _prepare(window: "MainWindow", args) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from soma import budget
+    try:
+        budget.use(args.max_memory)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     trace_path, solutions_path = None, None
     for f in args.files:
         if not os.path.exists(f):
