@@ -89,8 +89,19 @@ def compiled_search(placements: Mapping[str, Sequence[Placement]], size: int,
         if not record or found <= capacity:
             break
         capacity = found                       # run again with room for all of them
+        _room_for(found, depth)
     sols = [tuple(flat[i] for i in row if i >= 0) for row in out[:found]] if record else []
     return sols, found, nodes
+
+
+def _room_for(found: int, depth: int) -> None:
+    """BudgetExceeded unless `found` solutions fit in the memory budget, as kernel rows and as the
+    Python objects made of them (about 100 bytes a placement)."""
+    from .budget import BudgetExceeded, current
+    budget = current()
+    if budget.over(found * depth * (8 + 100)):
+        raise BudgetExceeded(f"holding the {found:,} solutions found would pass the memory budget of "
+                             f"{budget}; --limit N keeps fewer")
 
 
 def stoppable(kernel, *args):

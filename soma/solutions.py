@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .budget import BudgetExceeded, current
 from .problem import SOMA_CUBE, Puzzle, seed_groups, soma_problem
 from .solver import CellSearch, EventCallback, SearchStats, Solution, fixed_order
 from .symmetry import Canonizer, Counts, copy_key, count_classes, rotation_subgroup
@@ -43,6 +44,7 @@ class SolveResult:
 
 
 ALGORITHMS = ("bitarray", "dlx")
+BUDGET_EVERY = 1 << 16          # solutions between two looks at the memory budget
 ENGINES = ("auto", "python", "compiled")
 
 
@@ -74,7 +76,8 @@ def _compiled(convention: str, puzzle: Puzzle, stats: SearchStats | None, limit:
     problem = soma_problem(convention, puzzle)
     # without the dead-cell check: in compiled code it costs more than it saves (Soma all: 0.2 s
     # with it, 0.09 s without; 6x10 unique: 1.0 s against 0.36 s)
-    sols, found, nodes = compiled_search(problem.placements, puzzle.size, puzzle.copies_map, problem.held)
+    sols, found, nodes = compiled_search(problem.placements, puzzle.size, puzzle.copies_map, problem.held,
+                                         limit=limit)
     if stats is not None:
         stats.placements += nodes
         stats.removals += nodes
@@ -84,12 +87,14 @@ def _compiled(convention: str, puzzle: Puzzle, stats: SearchStats | None, limit:
 
 def raw_solutions(strategy: str, convention: str, puzzle: Puzzle = SOMA_CUBE,
                   on_event: EventCallback | None = None, stats: SearchStats | None = None,
-                  emit_tests: bool = True, algorithm: str = "bitarray", engine: str = "python") -> Iterator[Solution]:
+                  emit_tests: bool = True, algorithm: str = "bitarray", engine: str = "python",
+                  limit: int | None = None) -> Iterator[Solution]:
     """The search itself: fixed-order runs the seed's search; first-cell searches every
     placement for `all`, and one piece held at its symmetry representatives otherwise;
-    `algorithm='dlx'` runs dancing links over the same placements instead."""
+    `algorithm='dlx'` runs dancing links over the same placements instead. `limit` is a hint
+    (the compiled kernel stops there for `all`); the caller stops taking solutions itself."""
     if use_compiled(engine, strategy, convention, puzzle, on_event, algorithm):
-        return _compiled(convention, puzzle, stats, None)
+        return _compiled(convention, puzzle, stats, limit if convention == "all" else None)
     if algorithm == "dlx":
         if puzzle.copies:
             raise ValueError("dancing links here covers each piece once: a puzzle with copies needs "
@@ -159,7 +164,7 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
         raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
-    search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests, algorithm, engine)
+    search = raw_solutions(strategy, convention, puzzle, on_event, stats, emit_tests, algorithm, engine, limit)
     letters = (solution_key(s, puzzle) for s in search)
     search_time = [0.0]
 
@@ -181,10 +186,14 @@ def solve(strategy: str = "first-cell", convention: str = "unique", limit: int |
             found = _expand(found, full, rots)
     out: list[str] = []
     complete = True
+    budget = current()
     for s in found:
         out.append(s)
         if on_solution:
             on_solution(s)
+        if len(out) % BUDGET_EVERY == 0 and budget.over():
+            raise BudgetExceeded(f"the {len(out):,} solutions held reached the memory budget of {budget}; "
+                                 "--limit N keeps fewer")
         if limit is not None and len(out) >= limit:
             complete = False                     # stopped by the limit, not by running out
             break

@@ -222,3 +222,20 @@ def test_reading_a_trace_past_the_budget_is_one_line(tmp_path):
     assert run("solve", "pentominoes-3x20", "--trace", str(path)).returncode == 0
     err = one_line_error(run("trace", str(path), "--max-memory", "1M"))
     assert "reading the trace passed the memory budget of 1 MB" in err and "--max-memory" in err
+
+
+DOMINOES = ('name = "dominoes 8x8"\nshape = """\n' + "########\n" * 8 + '"""\n'
+            '[[piece]]\nname = "D"\nshape = """\n##\n"""\ncount = 32\n')
+
+
+def test_holding_millions_of_solutions_is_refused_in_one_line(tmp_path):
+    """12,988,816 domino tilings of the 8x8 board: the memo counts them at once; listing them
+    all would pass the budget, and says so; --limit stops the compiled search early."""
+    pytest.importorskip("numba")
+    path = tmp_path / "dominoes.toml"
+    path.write_text(DOMINOES)
+    assert json.loads(run("count", str(path), "--json").stdout)["fixed"] == 12_988_816
+    err = one_line_error(run("solve", str(path), "--all", "--max-memory", "100M"))
+    assert "holding the 12,988,816 solutions found would pass the memory budget of 100 MB" in err
+    data = json.loads(run("solve", str(path), "--all", "--limit", "10", "--json").stdout)
+    assert data["solutions"] == 10 and data["placements"] < 1000
