@@ -55,9 +55,6 @@ def positive_int(text: str) -> int:
     return n
 
 
-ENV_BUDGET = "SOMA_MAX_MEMORY"
-
-
 def size_arg(text: str) -> int:
     from .budget import parse_size
     try:
@@ -540,7 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--max-memory", type=size_arg, metavar="SIZE",
-                        help=f"the memory budget, e.g. 4G or 500M (default: ${ENV_BUDGET} if set, else "
+                        help="the memory budget, e.g. 4G or 500M (default: $SOMA_MAX_MEMORY if set, else "
                              "half the physical memory); a count by memo that reaches it goes on by search, "
                              "other work stops with a one-line error")
 
@@ -708,9 +705,9 @@ def _use_budget(limit: int | None) -> None:
 
 
 def _out_of_memory(e: MemoryError) -> str:
-    from .budget import BudgetExceeded, current
+    from .budget import ENV, BudgetExceeded, current
     what = str(e) if isinstance(e, BudgetExceeded) and str(e) else f"out of memory (the budget is {current()})"
-    return f"{what}; give more with --max-memory SIZE (or ${ENV_BUDGET}), or try a smaller job"
+    return f"{what}; give more with --max-memory SIZE (or ${ENV}), or try a smaller job"
 
 
 def threading_is_main() -> bool:

@@ -50,8 +50,8 @@ def count_parallel(puzzle: Puzzle, jobs: int = 2, executor: Executor | None = No
     """The three counts, the units spread over `jobs` processes (or the given executor);
     `progress(done, total)` after each unit; `watchdog()`, if given, every second that no unit
     finishes (it raises to give up). Returns (counts, placements). Interrupted (Ctrl-C, or an
-    exception from a signal handler), it cancels what has not started and, for its own
-    processes, kills the workers before it raises."""
+    exception from a signal handler), it kills its own workers (the pool then fails the units
+    left) or cancels what a given executor has not started, and raises again."""
     work = units(puzzle)
     source = puzzle.source or "soma"
     own = executor is None

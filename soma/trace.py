@@ -243,8 +243,7 @@ class Trace:
         the places that reached it (uint32 where the steps allow): built a block at a time."""
         import numpy as np
         n = len(self.kinds)
-        pieces = sum(self.puzzle.count_of(p.name) for p in self.puzzle.pieces)
-        self.depth = np.zeros(n, dtype=np.int16 if pieces < 1 << 15 else np.int32)
+        self.depth = np.zeros(n, dtype=np.int16 if _most_pieces(self.puzzle) < 1 << 15 else np.int32)
         level = 0
         for lo in range(0, n, INDEX_BLOCK):
             k = self.kinds[lo:lo + INDEX_BLOCK]
@@ -324,6 +323,11 @@ class Trace:
         return [self.state(int(s)).letters(self.puzzle.size) for s in self.solution_steps]
 
 
+def _most_pieces(puzzle: Puzzle) -> int:
+    """The most pieces a board of this puzzle can hold at once (the deepest a trace goes)."""
+    return sum(puzzle.count_of(p.name) for p in puzzle.pieces)
+
+
 def replay(trace_events: Iterator[Event], size: int) -> Iterator[BoardState]:
     """The board after every step, by replaying from step 0 (the slow, obviously right way)."""
     stack: list[Placement] = []
@@ -357,8 +361,7 @@ class LiveTrace:
         self._lookup = _Lookup(puzzle)
         self.kinds = array("B")                     # the kind of each step (PLACE, REMOVE, ...)
         self.pids = array("i")                      # its placement id, -1 for a solution
-        pieces = sum(puzzle.count_of(p.name) for p in puzzle.pieces)
-        self.depths = array("h" if pieces < 1 << 15 else "i")   # pieces on the board after it
+        self.depths = array("h" if _most_pieces(puzzle) < 1 << 15 else "i")   # pieces on the board after it
         self.levels: list = []                      # levels[d]: steps of places that reached depth d+1
         self.solution_steps = array("q")
         self.depth = 0
