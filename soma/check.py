@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .geometry import Cell, orientations
+from .geometry import Cell, normalize, orientations
 from .pieces import Piece
 
 
@@ -17,9 +17,10 @@ def is_solution(letters: str, pieces: Sequence[Piece], cells: Sequence[Cell], mi
 
 def solution_errors(letters: str, pieces: Sequence[Piece], cells: Sequence[Cell], mirror: bool = False,
                     flat: bool = False, copies: Mapping[str, int] | None = None,
-                    spare: bool = False) -> list[str]:
-    """What is wrong with a solution, in words (empty when it is one)."""
-    if len(letters) != len(cells):
+                    spare: bool = False, ids: Sequence[str] | None = None) -> list[str]:
+    """What is wrong with a solution, in words (empty when it is one). `ids`, when given, says
+    which copy of its piece covers each cell; each copy must then be one orientation of it."""
+    if len(letters) != len(cells) or (ids is not None and len(ids) != len(cells)):
         return [f"{len(letters)} letters for {len(cells)} cells"]
     names = {p.name for p in pieces}
     errors = [f"cell {c} holds {ch!r}, which is no piece" for c, ch in zip(cells, letters) if ch not in names]
@@ -32,6 +33,14 @@ def solution_errors(letters: str, pieces: Sequence[Piece], cells: Sequence[Cell]
             errors.append(f"piece {p.name} is missing")
         elif len(mine) != n * p.size and not (spare and len(mine) % p.size == 0 and len(mine) < n * p.size):
             errors.append(f"piece {p.name} covers {len(mine)} cells, not {n} x {p.size}")
+        elif ids is not None:
+            shapes = set(orientations(p.cells, mirror, flat))
+            each: dict[str, list[Cell]] = {}
+            for c, ch, i in zip(cells, letters, ids):
+                if ch == p.name:
+                    each.setdefault(i, []).append(c)
+            errors += [f"copy {i} of {p.name} is not its shape: {sorted(cs)}"
+                       for i, cs in each.items() if normalize(cs) not in shapes]
         elif not _tiles(set(mine), set(orientations(p.cells, mirror, flat))):
             errors.append(f"the cells of {p.name} ({len(mine)}) are not copies of its shape")
     return errors
@@ -52,9 +61,10 @@ def _tiles(cells: set, shapes: set) -> bool:
 
 def check_puzzle_solution(letters: str, puzzle) -> list[str]:
     """`solution_errors` with the rules of a Puzzle (mirror, flat, copies, spare, pre-placed cells)."""
-    letters = letters.split("|")[0]
+    letters, _, copies = letters.partition("|")
+    ids = (copies.split(".") if "." in copies else list(copies)) if copies else None
     errors = solution_errors(letters, puzzle.pieces, puzzle.target.cells, puzzle.mirror, puzzle.flat,
-                             dict(puzzle.copies), puzzle.spare)
+                             dict(puzzle.copies), puzzle.spare, ids)
     for name, cells in puzzle.preplaced:
         errors += [f"cell {i} is pre-placed for {name} but holds {letters[i]!r}" for i in cells if letters[i] != name]
     return errors

@@ -14,11 +14,12 @@ from .problem import Puzzle
 from .symmetry import Counts, place_image, rotation_subgroup
 
 
-def _moves(puzzle: Puzzle, g=None) -> list[tuple[int, int, int]]:
-    """(first cell, mask, piece-use vector as a number) of each move: a placement, or for a
-    symmetry g the union of a placement's images under g's powers when they are disjoint."""
+def _moves(puzzle: Puzzle, g=None, stride: int = 9) -> list[tuple[int, int, int]]:
+    """(first cell, mask, piece-use vector as a number, `stride` bits a piece) of each move: a
+    placement, or for a symmetry g the union of a placement's images under g's powers when they
+    are disjoint. A move that takes more copies of a piece than there are is left out."""
     names = list(puzzle.placements)
-    base = {n: 1 << (9 * k) for k, n in enumerate(names)}        # 9 bits per piece (see count_with)
+    base = {n: 1 << (stride * k) for k, n in enumerate(names)}
     index = {(p.piece, p.cells): p for ps in puzzle.placements.values() for p in ps}
     moves, seen = [], set()
     for name, ps in puzzle.placements.items():
@@ -42,8 +43,11 @@ def _moves(puzzle: Puzzle, g=None) -> list[tuple[int, int, int]]:
             if key in seen:
                 continue
             seen.add(key)
+            uses = [n for n, _ in orbit]
+            if any(uses.count(n) > puzzle.count_of(n) for n in set(uses)):
+                continue                              # more copies than the puzzle has
             mask = sum(1 << c for c in cells)
-            use = sum(base[n] for n, _ in orbit)
+            use = sum(base[n] for n in uses)
             moves.append((min(cells), mask, use))
     return moves
 
@@ -56,48 +60,65 @@ class MemoFull(BudgetExceeded):
 
 
 def count_with(puzzle: Puzzle, g=None, budget: Budget | None = None) -> int:
-    """The number of fixed solutions (with g: of those that g leaves unchanged). MemoFull when
-    the table would pass the budget (the process's resident size, checked every CHECK_EVERY new
-    states, with room for the table to double)."""
+    """The number of fixed solutions (with g: of those that g leaves unchanged), an exact integer
+    for any number of copies and any size. MemoFull when the table would pass the budget (the
+    process's resident size, checked every CHECK_EVERY new states, with room for it to double)."""
     size = puzzle.size
     names = list(puzzle.placements)
-    # the copies left of each piece, 8 bits each under a guard bit: a move that takes more copies
-    # than are left clears a guard bit, so one subtraction and one AND test the whole vector
-    guards = sum(1 << (9 * k + 8) for k in range(len(names)))
-    room0 = guards | sum(puzzle.count_of(n) << (9 * k) for k, n in enumerate(names))
+    # the copies left of each piece, a field of `width` bits under a guard bit: a move that takes
+    # more copies than are left clears a guard bit, so one subtraction and one AND test the vector
+    width = max(puzzle.count_of(n) for n in names).bit_length() if names else 1
+    stride = width + 1
+    guards = sum(1 << (stride * k + width) for k in range(len(names)))
+    room0 = guards | sum(puzzle.count_of(n) << (stride * k) for k, n in enumerate(names))
     by_cell: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-    for first, mask, use in _moves(puzzle, g):
+    for first, mask, use in _moves(puzzle, g, stride):
         by_cell[first].append((mask, use))
     full = (1 << size) - 1
+    if full == 0:
+        return 1
     memo: dict[int, int] = {}                  # (room << size | filled cells) -> ways to finish
     budget = budget or current()
-    checks = [1]                               # the first look right away, then every CHECK_EVERY
+    checks = 1                                 # the first look right away, then every CHECK_EVERY
 
-    def ways(occ: int, room: int) -> int:
-        cell = (~occ & (occ + 1)).bit_length() - 1
-        total = 0
-        for mask, use in by_cell[cell]:
-            if not occ & mask:
-                left = room - use
-                if left & guards == guards:
-                    nxt = occ | mask
-                    if nxt == full:
-                        total += 1
-                        continue
-                    key = left << size | nxt
-                    got = memo.get(key)
-                    total += ways(nxt, left) if got is None else got
-        memo[room << size | occ] = total
-        checks[0] -= 1
-        if not checks[0]:
-            checks[0] = CHECK_EVERY
-            if budget.over(2 * sys.getsizeof(memo)):   # room for the table's next doubling
-                raise MemoFull(f"the memo table reached the memory budget of {budget} at "
-                               f"{len(memo):,} states")
-        return total
-
+    # depth first on an explicit stack, not Python's (a solution of 1,000 pieces is 1,000 deep):
+    # a frame is [filled cells, copies left, its cell's moves, next move, ways so far]
+    stack = [[0, room0, by_cell[0], 0, 0]]
+    got = 0
     try:
-        return 1 if full == 0 else ways(0, room0)
+        while True:
+            frame = stack[-1]
+            occ, room, moves, k, total = frame
+            total += got
+            got = 0
+            for k in range(k, len(moves)):
+                mask, use = moves[k]
+                if occ & mask:
+                    continue
+                left = room - use
+                if left & guards != guards:
+                    continue
+                nxt = occ | mask
+                if nxt == full:
+                    total += 1
+                    continue
+                known = memo.get(left << size | nxt)
+                if known is None:                   # count the child first, then come back
+                    frame[3], frame[4] = k + 1, total
+                    stack.append([nxt, left, by_cell[(~nxt & (nxt + 1)).bit_length() - 1], 0, 0])
+                    break
+                total += known
+            else:
+                memo[room << size | occ] = got = total
+                stack.pop()
+                if not stack:
+                    return total
+                checks -= 1
+                if not checks:
+                    checks = CHECK_EVERY
+                    if budget.over(2 * sys.getsizeof(memo)):   # room for the table's next doubling
+                        raise MemoFull(f"the memo table reached the memory budget of {budget} at "
+                                       f"{len(memo):,} states")
     finally:
         memo.clear()
 

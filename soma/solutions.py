@@ -96,12 +96,10 @@ def raw_solutions(strategy: str, convention: str, puzzle: Puzzle = SOMA_CUBE,
     if use_compiled(engine, strategy, convention, puzzle, on_event, algorithm):
         return _compiled(convention, puzzle, stats, limit if convention == "all" else None)
     if algorithm == "dlx":
-        if puzzle.copies:
-            raise ValueError("dancing links here covers each piece once: a puzzle with copies needs "
-                             "--algorithm bitarray")
         from .dlx import dancing_links
         problem = soma_problem(convention, puzzle)
-        return dancing_links(problem.placements, puzzle.size, on_event, stats, puzzle.spare, problem.held)
+        return dancing_links(problem.placements, puzzle.size, on_event, stats, puzzle.spare, problem.held,
+                             puzzle.copies_map)
     if strategy == "fixed-order":
         if puzzle.pieces != SOMA_CUBE.pieces or puzzle.target != SOMA_CUBE.target:
             raise ValueError("the fixed-order strategy is the seed's Soma cube search; use first-cell")
@@ -117,11 +115,11 @@ def solution_key(solution: Solution, puzzle: Puzzle) -> str:
     letters = solution.letters(puzzle.size)
     if not puzzle.copies:
         return letters
-    ids = ["0"] * puzzle.size
+    ids = [-1] * puzzle.size
     for k, p in enumerate(solution.placements):
         for i in p.cells:
-            ids[i] = chr(48 + k)
-    return copy_key(letters, "".join(ids))
+            ids[i] = k
+    return copy_key(letters, ids)
 
 
 def _distinct(letters: Iterable[str], key: Callable[[str], str] | None) -> Iterator[str]:

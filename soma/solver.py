@@ -280,9 +280,31 @@ def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats,
             if alive[i]:
                 yield i
 
+    def remove(i: int) -> None:
+        nonlocal occupied, removed
+        occupied &= complements[i]               # remove with AND-NOT
+        chosen.pop()
+        removed += 1
+        if emit:
+            emit(REMOVE, flat[i])
+
     def search(ids, alive: bitarray, spent: int) -> Iterator[Solution]:
-        nonlocal occupied, placed, removed, tests, found
-        for i in ids:
+        """Depth first on an explicit stack, not Python's (a target of 1,000 cells may be
+        1,000 placements deep): a level is (its candidates, live placements, pieces spent)."""
+        nonlocal occupied, placed, tests, found
+        levels = [(iter(ids), alive, spent)]
+        down: list[int] = []                     # the placement each deeper level stands on
+        while levels:
+            ids, alive, spent = levels[-1]
+            i = next(ids, None)
+            if i is None:                        # the level is done: back to the one above
+                levels.pop()
+                if down:
+                    i = down.pop()
+                    if not single:
+                        left[slot_of[i]] += 1
+                    remove(i)
+                continue
             occupied |= masks[i]                 # place with OR
             chosen.append(flat[i])
             placed += 1
@@ -293,24 +315,19 @@ def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats,
                 if emit:
                     emit(SOLUTION, None)
                 yield Solution(tuple(chosen))
+                remove(i)
+                continue
+            if single or left[slot_of[i]] == 1:  # its last copy: drop the piece too
+                nxt = alive & keep_last[i]
+                nspent = spent | bit[i]
             else:
-                if single or left[slot_of[i]] == 1:  # its last copy: drop the piece too
-                    nxt = alive & keep_last[i]
-                    nspent = spent | bit[i]
-                else:
-                    nxt = alive & keep[i]
-                    nspent = spent
-                for j in around[i]:              # a dead cell beside it ends the branch
-                    if not occupied[j] and not (nxt & covering[j]).any():
-                        break
-                else:
-                    if holes and small_hole(i, nspent):
-                        occupied &= complements[i]
-                        chosen.pop()
-                        removed += 1
-                        if emit:
-                            emit(REMOVE, flat[i])
-                        continue
+                nxt = alive & keep[i]
+                nspent = spent
+            for j in around[i]:                  # a dead cell beside it ends the branch
+                if not occupied[j] and not (nxt & covering[j]).any():
+                    break
+            else:
+                if not (holes and small_hole(i, nspent)):
                     cell = occupied.find(0)      # the lowest empty cell
                     key = nspent * size + cell
                     tests += tests_at(key) or count_tests(key)
@@ -318,17 +335,12 @@ def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats,
                         nids = tested((tab.unused(nspent) & starts[cell]).search(1), nxt)
                     else:                        # every candidate that passes the AND test
                         nids = (nxt & starts[cell]).search(1)
-                    if single:
-                        yield from search(nids, nxt, nspent)
-                    else:
+                    if not single:
                         left[slot_of[i]] -= 1
-                        yield from search(nids, nxt, nspent)
-                        left[slot_of[i]] += 1
-            occupied &= complements[i]           # remove with AND-NOT
-            chosen.pop()
-            removed += 1
-            if emit:
-                emit(REMOVE, flat[i])
+                    down.append(i)
+                    levels.append((iter(nids), nxt, nspent))
+                    continue
+            remove(i)
 
     try:
         if tab.held:                             # the held piece first, at each placement

@@ -6,7 +6,7 @@ strings, one piece letter per target cell in bit order.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -86,34 +86,44 @@ class Canonizer:
         with copies is 'letters|copies' (see `copy_key`); its copies are renumbered after the move."""
         if "|" in s:
             letters, copies = s.split("|")
-            return [copy_key(a, b) for a, b in zip(self.images(letters), self._moved(copies))]
+            return [copy_key(a, b) for a, b in zip(self.images(letters), self._moved(copy_numbers(copies)))]
         out = []
         for pick, table in self._maps:
             t = "".join(pick(s))
             out.append(t.translate(table) if table else t)
         return out
 
-    def _moved(self, s: str) -> list[str]:
-        return ["".join(pick(s)) for pick, _ in self._maps]
+    def _moved(self, ids: list[str]) -> list[tuple[str, ...]]:
+        if len(ids) == 1:                        # itemgetter of one index gives the item itself
+            return [tuple(ids)] * len(self._maps)
+        return [pick(ids) for pick, _ in self._maps]
 
     def canonical(self, s: str) -> str:
         """The least image of s: one representative per class."""
         return min(self.images(s))
 
 
-def copy_key(letters: str, copies: str) -> str:
-    """'letters|copies' with the copies of each piece numbered 0, 1, ... in the order of their
-    first cell, so that fillings differing only in which copy sits where are one key."""
-    seen: dict[tuple[str, str], str] = {}
+def copy_key(letters: str, copies: Sequence[Hashable]) -> str:
+    """'letters|copies': which copy covers each cell (`copies`, one id a cell, any values), the
+    copies of each piece numbered 0, 1, ... in the order of their first cell, so that fillings
+    differing only in which copy sits where are one key. The numbers run together when all are
+    below 10 ('0101'), and are separated by dots otherwise ('0.1.10.10'), so no two keys collide."""
+    seen: dict[tuple[str, Hashable], int] = {}
     per: dict[str, int] = {}
     out = []
     for ch, c in zip(letters, copies):
         key = (ch, c)
         if key not in seen:
-            seen[key] = str(per.get(ch, 0))
-            per[ch] = per.get(ch, 0) + 1
+            seen[key] = per.get(ch, 0)
+            per[ch] = seen[key] + 1
         out.append(seen[key])
-    return f"{letters}|{''.join(out)}"
+    sep = "." if out and max(out) > 9 else ""
+    return f"{letters}|{sep.join(map(str, out))}"
+
+
+def copy_numbers(copies: str) -> list[str]:
+    """The per-cell copy numbers of the part of a key after '|' (see `copy_key`)."""
+    return copies.split(".") if "." in copies else list(copies)
 
 
 def rotation_subgroup(group: Iterable[Symmetry]) -> tuple[Symmetry, ...]:
