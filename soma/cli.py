@@ -11,6 +11,8 @@ import os
 import sys
 import time
 
+from .output import OutputError
+
 DESCRIPTION = """\
 Solve, count and show the Soma cube: seven pieces (V L T Z A B P) in a 3x3x3 box, every
 placement a 27-bit mask; the search tests with AND, places with OR and removes with AND-NOT.
@@ -99,29 +101,13 @@ def _restore_signals(previous: dict) -> None:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Write text to path through a temporary file and a rename: never a half-written file."""
-    import tempfile
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UserError(f"cannot write {path}: folder {folder} does not exist")
-    if os.path.isdir(path):
-        raise UserError(f"cannot write {path}: it is a folder; give a file name")
+    """Write text to path, never half a file (see soma.output: a device or FIFO is written to
+    directly, a symbolic link's target is replaced and the link kept)."""
+    from .output import OutputError, write_text
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".soma-", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise UserError(f"cannot write {path}: {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)           # mkstemp makes 0600; give the usual mode
-        os.replace(tmp, path)
-    except OSError as e:
-        raise UserError(f"cannot write {path}: {e.strerror}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_text(path, text)
+    except OutputError as e:
+        raise UserError(str(e)) from None
 
 
 class _NoBar:
@@ -198,13 +184,11 @@ def cmd_solve(args) -> int:
 
 
 def _check_writable(path: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UserError(f"cannot write {path}: folder {folder} does not exist")
-    if os.path.isdir(path):
-        raise UserError(f"cannot write {path}: it is a folder; give a file name")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UserError(f"cannot write {path}: permission denied")
+    from .output import OutputError, check
+    try:
+        check(path)
+    except OutputError as e:
+        raise UserError(str(e)) from None
 
 
 def cmd_count(args) -> int:
@@ -513,8 +497,6 @@ def cmd_render(args) -> int:
         render_png(display, args.out, size, view, puzzle.target)
     except RenderUnavailable as e:
         raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(f"cannot write {args.out}: {e.strerror}") from None
     print(f"wrote {args.out}: {puzzle.name}, {what}, {size[0]}x{size[1]}, view {view}", file=sys.stderr)
     return 0
 
@@ -679,7 +661,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         _use_budget(args.max_memory)
         return args.func(args)
-    except UserError as e:
+    except (UserError, OutputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except MemoryError as e:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from dataclasses import dataclass, field
 from bitarray import bitarray, frozenbitarray
 
 from .bitmask import Placement, letters_of, to_hex
+from .output import Output, OutputError
 from .problem import SOMA_CUBE, Puzzle
 from .tracefile import (FORMAT, KINDS, PLACE, REMOVE, SOLUTION, TEST, VERSION, Header, TraceError,  # noqa: F401
                         TraceFile, TraceWarning, _check_closing, _Lookup, parse_header)
@@ -65,9 +65,34 @@ def header_lines(puzzle: Puzzle, strategy: str, convention: str, command: str, t
     return lines
 
 
+class _Counted(io.RawIOBase):
+    """A file that counts the bytes written to it (a FIFO cannot tell its position)."""
+
+    def __init__(self, file):
+        super().__init__()
+        self.file, self.written = file, 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.file.write(data)
+        self.written += len(data)
+        return len(data)
+
+    def flush(self) -> None:
+        self.file.flush()
+
+    def close(self) -> None:
+        if not self.closed:
+            super().close()
+            self.file.close()
+
+
 class TraceWriter:
     """An event callback that writes a trace: to a temporary file beside `path`, flushed as it
-    goes, renamed into place by `close()`; `abort()` (or an exception in a `with`) removes it."""
+    goes, renamed into place by `close()`; `abort()` (or an exception in a `with`) removes it.
+    A device or FIFO at `path` is written directly (see soma.output)."""
 
     FLUSH_EVERY = 4096
 
@@ -77,11 +102,8 @@ class TraceWriter:
         self.max_size = max_size
         self.cut_at: int | None = None             # the step where the size limit stopped writing
         self.step = 0
-        folder = os.path.dirname(os.path.abspath(path))
-        base = os.path.basename(path)
-        self._tmp = os.path.join(folder, f".{base}.part")
-        raw = open(self._tmp, "wb")
-        self._raw = raw
+        self._output = Output(path)             # a temporary file, or a device written directly
+        raw = self._raw = _Counted(self._output.file)
         if path.endswith(".gz"):
             gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)
             self._gz = gz
@@ -119,10 +141,13 @@ class TraceWriter:
     def flush(self) -> None:
         if self.progress and self._buf:
             self.progress(len(self._buf))
-        self._out.write("".join(self._buf))
-        self._buf.clear()
-        self._out.flush()
-        if self.max_size is not None and self.cut_at is None and self._raw.tell() >= self.max_size:
+        try:
+            self._out.write("".join(self._buf))
+            self._buf.clear()
+            self._out.flush()
+        except OSError as e:
+            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+        if self.max_size is not None and self.cut_at is None and self._raw.written >= self.max_size:
             self.cut_at = self.step                  # the search goes on; nothing more is written
             self._tails = dict.fromkeys(KINDS)
 
@@ -135,16 +160,19 @@ class TraceWriter:
                             "writing\n")
         totals = " ".join(f"{k}={self.counts[k]}" for k in KINDS)
         self._out.write(f"# end: events={self.step} {totals}\n")
-        self._out.close()
-        os.replace(self._tmp, self.path)
+        try:
+            self._out.close()
+        except OSError as e:
+            self._output.discard()
+            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+        self._output.commit()
 
     def abort(self) -> None:
         try:
             self._out.close()
         except Exception:  # noqa: BLE001 - the partial file is being discarded anyway
             pass
-        if os.path.exists(self._tmp):
-            os.unlink(self._tmp)
+        self._output.discard()
 
     def __enter__(self):
         return self

@@ -17,6 +17,7 @@ from PyQt5.QtCore import Qt
 from soma.budget import BudgetExceeded
 from soma.check import check_puzzle_solution
 from soma.cli import size_arg
+from soma.output import OutputError, write_bytes
 from soma.problem import SOMA_CUBE
 from soma.solutions import SolutionsFileError, read_text, solve
 from soma.symmetry import Canonizer
@@ -339,7 +340,14 @@ class MainWindow(QtWidgets.QMainWindow):
     def screenshot_dialog(self):
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save a screenshot", "soma.png", "PNG (*.png)")
         if path:
-            self.save_screenshot(path)
+            self._saving(self.save_screenshot, path)
+
+    def _saving(self, save, path: str) -> None:
+        """Save to path, or say in a message box why it cannot be written."""
+        try:
+            save(path)
+        except OutputError as e:
+            QtWidgets.QMessageBox.warning(self, "Cannot save", str(e))
 
     # -- commands ------------------------------------------------------------------------------
     def command(self, name: str):
@@ -591,7 +599,7 @@ class MainWindow(QtWidgets.QMainWindow):
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save the run as a trace", "run.trace",
                                                         "traces (*.trace *.gz)")
         if path:
-            self.save_live_trace(path)
+            self._saving(self.save_live_trace, path)
 
     # -- assembly ----------------------------------------------------------------------------------
     def assemble(self, command: str):
@@ -680,8 +688,13 @@ class MainWindow(QtWidgets.QMainWindow):
         painter.end()
         return image
 
-    def save_screenshot(self, path: str) -> bool:
-        return self.grab_image().save(path, "PNG")
+    def save_screenshot(self, path: str) -> None:
+        """The whole window as a PNG at path (written safely, see soma.output); OutputError."""
+        data = QtCore.QByteArray()
+        buffer = QtCore.QBuffer(data)
+        buffer.open(QtCore.QIODevice.WriteOnly)
+        self.grab_image().save(buffer, "PNG")
+        write_bytes(path, bytes(data))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -776,8 +789,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.screenshot:
         def shoot():
             app.processEvents()
-            ok = window.save_screenshot(args.screenshot)
-            print(f"{'wrote' if ok else 'could not write'} {args.screenshot}", file=sys.stderr)
-            app.exit(0 if ok else 1)
+            try:
+                window.save_screenshot(args.screenshot)
+            except OutputError as e:
+                print(f"error: {e}", file=sys.stderr)
+                app.exit(2)
+                return
+            print(f"wrote {args.screenshot}", file=sys.stderr)
+            app.exit(0)
         when_loaded(lambda: QtCore.QTimer.singleShot(400, shoot))
     return app.exec_()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 
+from soma.output import write_bytes
 from soma.problem import SOMA_CUBE
 
 from .display import Display
@@ -30,19 +31,14 @@ def _egl_scene(size: tuple[int, int], target=None):
 
 
 def render_png(display: Display, path: str, size=(800, 600), view: str = "iso", target=None) -> None:
-    """Draw a display and write it to path as PNG (written whole, then renamed)."""
+    """Draw a display and write it to path as PNG (written whole, then renamed; see
+    soma.output). OutputError when it cannot be written."""
     scene = _egl_scene(size, target)
     scene.set_view(view)
     scene.show(display)
     image = scene.render()
-    from vispy import io
-    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.part.png")
-    try:
-        io.write_png(tmp, image)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    from vispy.io.image import _make_png     # the bytes of write_png, to write them safely
+    write_bytes(path, _make_png(image))
 
 
 def colours(puzzle=SOMA_CUBE) -> dict[str, str]:
