@@ -5,6 +5,7 @@ from collections.abc import Mapping, Sequence
 
 from .geometry import Cell, normalize, orientations
 from .pieces import Piece
+from .words import plural
 
 
 def is_solution(letters: str, pieces: Sequence[Piece], cells: Sequence[Cell], mirror: bool = False,
@@ -21,7 +22,7 @@ def solution_errors(letters: str, pieces: Sequence[Piece], cells: Sequence[Cell]
     """What is wrong with a solution, in words (empty when it is one). `ids`, when given, says
     which copy of its piece covers each cell; each copy must then be one orientation of it."""
     if len(letters) != len(cells) or (ids is not None and len(ids) != len(cells)):
-        return [f"{len(letters)} letters for {len(cells)} cells"]
+        return [f"{plural(len(letters), 'letter')} for {plural(len(cells), 'cell')}"]
     names = {p.name for p in pieces}
     errors = [f"cell {c} holds {ch!r}, which is no piece" for c, ch in zip(cells, letters) if ch not in names]
     for p in pieces:
@@ -32,7 +33,7 @@ def solution_errors(letters: str, pieces: Sequence[Piece], cells: Sequence[Cell]
         if not mine:
             errors.append(f"piece {p.name} is missing")
         elif len(mine) != n * p.size and not (spare and len(mine) % p.size == 0 and len(mine) < n * p.size):
-            errors.append(f"piece {p.name} covers {len(mine)} cells, not {n} x {p.size}")
+            errors.append(f"piece {p.name} covers {plural(len(mine), 'cell')}, not {n} x {p.size}")
         elif ids is not None:
             shapes = set(orientations(p.cells, mirror, flat))
             each: dict[str, list[Cell]] = {}

@@ -12,6 +12,7 @@ import sys
 import time
 
 from .output import OutputError
+from .words import plural
 
 DESCRIPTION = """\
 Solve, count and show the Soma cube: seven pieces (V L T Z A B P) in a 3x3x3 box, every
@@ -25,6 +26,11 @@ examples:
   soma count --json
   soma show 1
   python -m soma --help                  the same command"""
+
+
+TRACE_SIZE = 1 << 30                # --max-trace-size by default
+SCHEDULER_TIMEOUT = 60.0            # --timeout by default
+MAX_EXPLODE = 1.5                   # render --explode: the most its help promises
 
 
 class UserError(Exception):
@@ -54,6 +60,18 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if n < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return n
+
+
+def max_jobs() -> int:
+    return 4 * (os.cpu_count() or 1)
+
+
+def jobs_arg(text: str) -> int:
+    n = positive_int(text)
+    if n > max_jobs():
+        raise argparse.ArgumentTypeError(f"{n} processes on a machine with {os.cpu_count()} processors: "
+                                         f"use 1 to {max_jobs()}")
     return n
 
 
@@ -130,23 +148,46 @@ def progress_bar(unit: str):
     return tqdm(unit=f" {unit}", delay=1.0, file=sys.stderr, leave=False)
 
 
+def _solve_conflicts(args) -> None:
+    """Options that cannot work together are refused, never quietly ignored."""
+    if args.trace_tests and not args.trace:
+        raise UserError("--trace-tests needs --trace FILE")
+    if args.max_trace_size is not None and not args.trace:
+        raise UserError("--max-trace-size needs --trace FILE")
+    if args.strategy == "fixed-order" and args.algorithm == "dlx":
+        raise UserError("--strategy fixed-order is the seed's bitarray search, --algorithm dlx chooses "
+                        "its own columns: give one of them")
+    if args.engine == "compiled":
+        if args.algorithm == "dlx" or args.strategy == "fixed-order":
+            raise UserError("--engine compiled runs the first-cell bitarray search: it cannot run "
+                            + ("--algorithm dlx" if args.algorithm == "dlx" else "--strategy fixed-order"))
+        if args.trace:
+            raise UserError("--engine compiled writes no events: it cannot make a --trace "
+                            "(leave --engine out, or use --engine python)")
+    if args.format == "json" and args.json and not args.out:
+        raise UserError("--format json formats the solutions and --json prints a summary instead of "
+                        "them: give --out FILE for the solutions as well, or leave one out")
+    if args.json and args.out in ("-", "/dev/stdout"):
+        raise UserError("--json prints the summary on standard output, where --out also writes: "
+                        "give --out a file")
+
+
 def cmd_solve(args) -> int:
     from . import solutions as S
     convention = args.convention or "unique"
+    _solve_conflicts(args)
     for path in (args.out, args.trace):
         if path:
             _check_writable(path)
-    if args.trace_tests and not args.trace:
-        raise UserError("--trace-tests needs --trace FILE")
     puzzle = puzzle_of(args.puzzle)
     try:
         if args.trace:
             from .trace import TraceWriter
             with progress_bar("events") as bar, TraceWriter(
                     args.trace, puzzle, args.strategy, convention, args.command_line,
-                    tests=args.trace_tests, progress=bar.update, max_size=args.max_trace_size) as writer:
+                    tests=args.trace_tests, progress=bar.update, max_size=args.max_trace_size or TRACE_SIZE) as writer:
                 result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle, on_event=writer,
-                                 emit_tests=args.trace_tests, algorithm=args.algorithm)
+                                 emit_tests=args.trace_tests, algorithm=args.algorithm, engine=args.engine)
         else:
             with progress_bar("solutions") as bar:
                 result = S.solve(args.strategy, convention, args.limit, puzzle=puzzle,
@@ -178,7 +219,7 @@ def cmd_solve(args) -> int:
     if args.trace and writer.cut_at is not None:
         from .budget import describe
         print(f"soma solve: the trace {args.trace} stops at step {writer.cut_at:,}: it reached "
-              f"--max-trace-size {describe(args.max_trace_size)}; the search went on without writing",
+              f"--max-trace-size {describe(args.max_trace_size or TRACE_SIZE)}; the search went on without writing",
               file=sys.stderr)
     return 0
 
@@ -191,23 +232,47 @@ def _check_writable(path: str) -> None:
         raise UserError(str(e)) from None
 
 
+def _count_conflicts(args) -> None:
+    """Options that cannot work together are refused, never quietly ignored."""
+    split = "--jobs" if args.jobs > 1 else "--scheduler" if args.scheduler else None
+    if args.jobs > 1 and args.scheduler:
+        raise UserError("--jobs runs local processes, --scheduler a Dask cluster's workers: give one of them")
+    if args.timeout is not None and not args.scheduler:
+        raise UserError("--timeout is how long to wait for a --scheduler's workers: it needs --scheduler")
+    if args.method == "memo":
+        for given, what in ((split, split), (args.algorithm == "dlx", "--algorithm dlx"),
+                            (args.engine != "auto", f"--engine {args.engine}")):
+            if given:
+                raise UserError(f"--method memo counts in one process with its own table: it cannot "
+                                f"use {what} (use --method search)")
+    if args.algorithm == "dlx":
+        if split:
+            raise UserError(f"{split} splits the bitarray search (or the compiled kernel): dancing links "
+                            "runs in one process; leave out --algorithm dlx or " + split)
+        if args.engine == "compiled":
+            raise UserError("--engine compiled runs the first-cell bitarray search: it cannot run --algorithm dlx")
+
+
 def cmd_count(args) -> int:
     from .solutions import count
+    _count_conflicts(args)
     puzzle = puzzle_of(args.puzzle)
     start = time.perf_counter()
     from .solver import SearchStats
     method = args.method
     if method == "auto":                         # memo pays where copies make states coincide
-        method = "memo" if puzzle.copies and args.algorithm == "bitarray" else "search"
+        searching = args.algorithm != "bitarray" or args.engine != "auto" or args.jobs > 1 or args.scheduler
+        method = "search" if searching or not puzzle.copies else "memo"
     try:
         if method == "memo":
             counts, stats, method = _count_by_memo(puzzle, args)
         elif args.scheduler:
-            counts, stats = _count_on_cluster(puzzle, args.scheduler, args.timeout), SearchStats()
+            counts, stats = _count_on_cluster(puzzle, args), SearchStats()
         elif args.jobs > 1:
             from .parallel import count_parallel
             with progress_bar("units") as bar:
-                counts, made = count_parallel(puzzle, args.jobs, progress=lambda done, total: bar.update())
+                counts, made = count_parallel(puzzle, args.jobs, progress=lambda done, total: bar.update(),
+                                              engine=args.engine)
             stats = SearchStats(placements=made, removals=made)
         else:
             counts, stats = count(puzzle, args.algorithm, args.engine)
@@ -228,7 +293,8 @@ def cmd_count(args) -> int:
                                      f"expanded exactly by the {group} symmetries"),
                           "seconds": round(seconds, 6)}))
     else:
-        print(f"{puzzle.name}: {puzzle.size} cells, {len(puzzle.pieces)} pieces, {group} symmetries")
+        print(f"{puzzle.name}: {plural(puzzle.size, 'cell')}, {plural(len(puzzle.pieces), 'piece')}, "
+              f"{plural(group, 'symmetry', 'symmetries')}")
         print(f"fixed      {counts.fixed:>6,}  (every solution, pieces in place)")
         print(f"rotations  {counts.rotations:>6,}  (up to the target's rotations)")
         print(f"unique     {counts.unique:>6,}  (up to rotation and reflection)")
@@ -250,8 +316,9 @@ def _count_by_memo(puzzle, args):
     return counts, stats, "search"
 
 
-def _count_on_cluster(puzzle, address: str, timeout: float):
+def _count_on_cluster(puzzle, args):
     """The work units on a Dask distributed scheduler (pip install '.[cluster]')."""
+    address, timeout = args.scheduler, args.timeout or SCHEDULER_TIMEOUT
     try:
         from distributed import Client
     except ImportError:
@@ -268,7 +335,7 @@ def _count_on_cluster(puzzle, address: str, timeout: float):
             raise UserError(f"no worker joined the scheduler at {address} within {timeout:g} s "
                             "(--timeout); start workers with: dask worker " + address) from None
         with progress_bar("units") as bar:
-            counts, _ = count_parallel(puzzle, executor=client.get_executor(),
+            counts, _ = count_parallel(puzzle, executor=client.get_executor(), engine=args.engine,
                                        progress=lambda done, total: bar.update(),
                                        watchdog=_no_worker_watch(client, address, timeout))
     return counts
@@ -338,6 +405,9 @@ def _open_trace(path: str):
 
 
 def cmd_trace(args) -> int:
+    if args.format == "steps" and (args.step is not None or args.json):
+        raise UserError(f"--format steps prints the seed's step list: it cannot take "
+                        f"{'--step' if args.step is not None else '--json'}")
     trace = _open_trace(args.file)
     if args.format == "steps":
         return _print_steps(trace)
@@ -391,7 +461,7 @@ def _print_step(trace, args) -> int:
         return 0
     print(event.describe() if event else "before step 0: the empty board")
     print(layers(state.letters(trace.puzzle.size), trace.puzzle.target, _painter(args.color, trace.puzzle)))
-    print(f"occupied: {state.occupied.count()} of {trace.puzzle.size} cells, hex {to_hex(state.occupied)}")
+    print(f"occupied: {state.occupied.count()} of {plural(trace.puzzle.size, 'cell')}, hex {to_hex(state.occupied)}")
     return 0
 
 
@@ -428,7 +498,7 @@ def cmd_puzzles(args) -> int:
     else:
         for r in rows:
             print(f"{r['name']:24s} {r.get('title', r.get('error'))}"
-                  + (f"  ({r['cells']} cells, {r['pieces']} pieces)" if "cells" in r else ""))
+                  + (f"  ({plural(r['cells'], 'cell')}, {plural(r['pieces'], 'piece')})" if "cells" in r else ""))
     return 0
 
 
@@ -452,7 +522,21 @@ def _parse_size(text: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
+def _render_conflicts(args) -> None:
+    """Options that cannot work together, or out of their range, are refused."""
+    if not 0 <= args.explode <= MAX_EXPLODE:
+        raise UserError(f"--explode {args.explode:g}: give 0 to {MAX_EXPLODE} (cells between layers)")
+    if args.step is not None and not args.trace:
+        raise UserError("--step N is a step of a trace: it needs --trace FILE")
+    if args.file and args.trace:
+        raise UserError("--file gives solutions, --trace a trace: give one of them")
+    suffix = os.path.splitext(args.out)[1].lower()
+    if suffix != ".png" and (suffix or os.path.isfile(args.out) or not os.path.exists(args.out)):
+        raise UserError(f"--out {args.out}: soma render writes PNG pictures; give a name ending in .png")
+
+
 def cmd_render(args) -> int:
+    _render_conflicts(args)
     size = _parse_size(args.size)
     try:
         from viewer.display import Display, parse_layer
@@ -474,6 +558,11 @@ def cmd_render(args) -> int:
         hidden = frozenset(parse_layer(h) for h in args.hide)
     except ValueError as e:
         raise UserError(f"--hide: {e}") from None
+    extent = [max(c[a] for c in puzzle.target.cells) + 1 for a in range(3)]
+    for axis, index in sorted(hidden):
+        if index >= extent[axis]:
+            raise UserError(f"--hide {'xyz'[axis]}={index}: the {puzzle.name} has layers "
+                            f"{'xyz'[axis]}=0 to {'xyz'[axis]}={extent[axis] - 1}")
     _check_writable(args.out)
     if args.trace:
         step = len(trace) - 1 if args.step is None else args.step
@@ -554,7 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "(pip install '.[fast]'); python: the bitarray engine; compiled: the kernel")
     sp.add_argument("--trace", metavar="FILE", help="write every place / remove / solution event to "
                     "FILE as the search runs (gzip-compressed if FILE ends in .gz)")
-    sp.add_argument("--max-trace-size", type=size_arg, default=1 << 30, metavar="SIZE",
+    sp.add_argument("--max-trace-size", type=size_arg, metavar="SIZE",
                     help="stop writing the trace at this size, e.g. 200M (default 1G): the search "
                          "goes on and the trace ends with a line saying where it was cut")
     sp.add_argument("--trace-tests", action="store_true",
@@ -587,12 +676,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="auto (default), python or compiled (numba, pip install '.[fast]')")
     sc.add_argument("--scheduler", metavar="ADDRESS", help="run the work units on a Dask distributed "
                     "cluster, e.g. tcp://host:8786 (pip install '.[cluster]')")
-    sc.add_argument("--timeout", type=positive_float, default=60.0, metavar="SECONDS",
+    sc.add_argument("--timeout", type=positive_float, metavar="SECONDS",
                     help="with --scheduler: give up when no worker takes the work for this long "
                          "(default 60)")
-    sc.add_argument("--jobs", type=positive_int, default=1, metavar="N",
-                    help="split the search over N processes (one unit per held placement); the "
-                         "merged counts are exact")
+    sc.add_argument("--jobs", type=jobs_arg, default=1, metavar="N",
+                    help=f"split the search over N processes (one unit per held placement; 1 to {max_jobs()}, "
+                         "four per processor); the merged counts are exact")
     sc.add_argument("--json", action="store_true", help="print one JSON object")
     sc.set_defaults(func=cmd_count)
 

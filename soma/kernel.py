@@ -79,13 +79,12 @@ def compiled_search(placements: Mapping[str, Sequence[Placement]], size: int,
     full = np.uint64((1 << size) - 1)
     depth = int(counts.sum())
     search = _kernel()
-    capacity = 0
-    if record:
-        capacity = limit if limit else 1 << 16
+    limit = min(limit, 1 << 62) if limit else 0       # past any count: no limit
+    capacity = min(limit, 1 << 16) if limit and record else (1 << 16 if record else 0)
     while True:
         out = np.full((capacity, depth), -1, dtype=np.int64)
         found, nodes = stoppable(search, masks, piece, cell_seg, seg_piece, seg_lo, seg_hi, held_ids, counts,
-                                 full, out, limit or 0, ring, cover_ptr, cover_ids)
+                                 full, out, limit, ring, cover_ptr, cover_ids)
         if not record or found <= capacity:
             break
         capacity = found                       # run again with room for all of them

@@ -9,8 +9,8 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from functools import lru_cache
 
 from .problem import Problem, Puzzle, soma_problem
-from .solutions import solution_key
-from .solver import CellSearch, SearchStats
+from .solutions import solution_key, use_compiled
+from .solver import CellSearch, SearchStats, Solution
 from .symmetry import Canonizer, Counts, count_classes
 
 
@@ -29,8 +29,9 @@ def _base(source: str):
     return puzzle, soma_problem("unique", puzzle)
 
 
-def run_unit(source: str, unit: int) -> tuple[list[str], int]:
-    """The canonical unique solutions found under one held placement, and the placements made.
+def run_unit(source: str, unit: int, engine: str = "python") -> tuple[list[str], int]:
+    """The canonical unique solutions found under one held placement, and the placements made,
+    by the bitarray engine or (`engine` compiled, or auto where it pays) the compiled kernel.
     Takes the puzzle's source (a name or path) so that it travels to another process cheaply."""
     _check_parent()
     puzzle, problem = _base(source)
@@ -38,18 +39,22 @@ def run_unit(source: str, unit: int) -> tuple[list[str], int]:
     if unit >= 0:
         table[problem.held] = (table[problem.held][unit],)
     sub = Problem(puzzle, table, problem.held)
-    stats = SearchStats()
     canon = Canonizer(puzzle.group)
+    if use_compiled(engine, "first-cell", "unique", puzzle, None, "bitarray"):
+        from .kernel import compiled_search
+        sols, _, made = compiled_search(sub.placements, puzzle.size, puzzle.copies_map, sub.held)
+        return sorted({canon.canonical(solution_key(Solution(s), puzzle)) for s in sols}), made
+    stats = SearchStats()
     found = {canon.canonical(solution_key(s, puzzle))
              for s in CellSearch(sub.placements, puzzle.target, puzzle.copies_map, sub.held).solutions(stats=stats)}
     return sorted(found), stats.placements
 
 
 def count_parallel(puzzle: Puzzle, jobs: int = 2, executor: Executor | None = None,
-                   progress=None, watchdog=None) -> tuple[Counts, int]:
+                   progress=None, watchdog=None, engine: str = "python") -> tuple[Counts, int]:
     """The three counts, the units spread over `jobs` processes (or the given executor);
     `progress(done, total)` after each unit; `watchdog()`, if given, every second that no unit
-    finishes (it raises to give up). Returns (counts, placements). Interrupted (Ctrl-C, or an
+    finishes (it raises to give up); `engine` as for `run_unit`. Returns (counts, placements). Interrupted (Ctrl-C, or an
     exception from a signal handler), it kills its own workers (the pool then fails the units
     left) or cancels what a given executor has not started, and raises again."""
     work = units(puzzle)
@@ -61,7 +66,7 @@ def count_parallel(puzzle: Puzzle, jobs: int = 2, executor: Executor | None = No
     placements = 0
     futures = []
     try:
-        futures = [pool.submit(run_unit, source, u) for u in work]
+        futures = [pool.submit(run_unit, source, u, engine) for u in work]
         pending, done_count = set(futures), 0
         while pending:
             done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)

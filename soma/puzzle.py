@@ -27,6 +27,7 @@ from .bitmask import Target
 from .geometry import is_connected, normalize
 from .pieces import PALETTE, PIECE_SETS, Piece
 from .problem import SOMA_CUBE, Puzzle
+from .words import plural
 
 PUZZLE_DIR = Path(__file__).resolve().parent.parent / "data" / "puzzles"
 KEYS = {"name", "pieces", "piece", "pieces_xml", "mirror", "shape", "spare", "description"}
@@ -87,8 +88,11 @@ def parse_puzzle(text: str, path: str = "<puzzle>", source: str = "") -> Puzzle:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column \d+\)", str(e))
-        line = m.group(1) if m else "1"
-        raise PuzzleError(f"{path}:{line}: not valid TOML: {re.sub(r' [(]at line.*', '', str(e))}") from None
+        end = "(at end of document)" in str(e)
+        line = m.group(1) if m else str(max(1, len(text.splitlines()))) if end else "1"
+        why = re.sub(r" [(]at (line|end).*", "", str(e)) + (" at the end of the file (a string, list or "
+                                                              "table left open above?)" if end else "")
+        raise PuzzleError(f"{path}:{line}: not valid TOML: {why}") from None
     for key in doc:
         if key not in KEYS:
             raise where.error(where.line_of(key), f"unknown key {key!r} (known: {', '.join(sorted(KEYS))})")
@@ -265,7 +269,7 @@ def _check(puzzle: Puzzle, where: _Where, copies: dict[str, int]) -> None:
     total = puzzle.piece_cells
     if total != puzzle.size and not (puzzle.spare and total > puzzle.size):
         extra = "" if puzzle.spare else " (spare = true lets some pieces stay unused)"
-        raise where.error(line, f"the counts do not add up: the target has {puzzle.size} cells, "
+        raise where.error(line, f"the counts do not add up: the target has {plural(puzzle.size, 'cell')}, "
                           f"the pieces {total}{extra}")
     for name, cells in puzzle.preplaced:
         if copies.get(name, 1) > 1:

@@ -17,6 +17,7 @@ from .budget import BudgetExceeded, current
 from .problem import SOMA_CUBE, Puzzle, seed_groups, soma_problem
 from .solver import CellSearch, EventCallback, SearchStats, Solution, fixed_order
 from .symmetry import Canonizer, Counts, copy_key, count_classes, rotation_subgroup
+from .words import plural
 
 STRATEGIES = ("first-cell", "fixed-order")
 CONVENTIONS = ("unique", "rotations", "all")
@@ -218,7 +219,7 @@ def cells_words(puzzle: Puzzle) -> str:
         return ("one piece letter per cell, cell (x, y, z) at position x + 3y + 9z "
                 "(x, y, z in 0..2; z is the layer)")
     cells = " ".join(f"{x},{y},{z}" for x, y, z in puzzle.target.cells)
-    return (f"one piece letter per cell of the target, {puzzle.size} cells {puzzle.target.order_words()} "
+    return (f"one piece letter per cell of the target, {plural(puzzle.size, 'cell')} {puzzle.target.order_words()} "
             f"(x, y, z): {cells}")
 
 

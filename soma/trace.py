@@ -282,7 +282,9 @@ class Trace:
             level = int(self.depth[min(lo + INDEX_BLOCK, n) - 1])
         if n and self.depth.min() < 0:
             bad = int(np.argmax(self.depth < 0))
-            raise TraceError(f"{self.path}: step {bad} removes a piece from an empty board: the trace is damaged")
+            raise TraceError(f"{self.path}:{self.header.lines + bad + 1}: step {bad} removes a piece from an "
+                             "empty board: the trace is damaged")
+        self._check_copies()
         step_type = np.uint32 if n < 1 << 32 else np.int64
         places = np.flatnonzero(self.kinds == PLACE).astype(step_type)
         at = self.depth[places]
@@ -293,6 +295,28 @@ class Trace:
         bounds = np.searchsorted(at, np.arange(1, top + 2))       # where each depth starts
         self.levels = [steps[bounds[d]:bounds[d + 1]] for d in range(top)]
         self.solution_steps = np.flatnonzero(self.kinds == SOLUTION)
+
+    def _check_copies(self) -> None:
+        """TraceError naming the line of the first place of a piece that is on the board already
+        (as many times as the puzzle has copies of it). A block at a time, one piece at a time."""
+        import numpy as np
+        names = list(self.puzzle.placements)
+        of = np.array([names.index(p.piece) for p in self._lookup.flat] + [-1], dtype=np.int16)
+        most = [self.puzzle.count_of(name) for name in names]
+        level = [0] * len(names)
+        for lo in range(0, len(self.kinds), INDEX_BLOCK):
+            kinds = self.kinds[lo:lo + INDEX_BLOCK]
+            piece = of[self.pids[lo:lo + INDEX_BLOCK]]                # id -1 picks the -1 at the end
+            sign = (kinds == PLACE).astype(np.int8) - (kinds == REMOVE)
+            for k, name in enumerate(names):
+                on = np.cumsum(np.where(piece == k, sign, 0), dtype=np.int32) + level[k]
+                if on[-1] > most[k] or on.max() > most[k]:
+                    step = lo + int(np.argmax(on > most[k]))
+                    times = "once" if most[k] == 1 else f"{most[k]} times"
+                    raise TraceError(f"{self.path}:{self.header.lines + step + 1}: step {step} places "
+                                     f"{name} #{self.event(step).placement.number}, but {name} is on the "
+                                     f"board {times} already: the trace is damaged")
+                level[k] = int(on[-1])
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -414,6 +438,28 @@ class LiveTrace:
             from .budget import BudgetExceeded
             raise BudgetExceeded(f"the live solve reached the memory budget of {self.budget} at "
                                  f"{len(self):,} steps")
+
+    def _check_copies(self) -> None:
+        """TraceError naming the line of the first place of a piece that is on the board already
+        (as many times as the puzzle has copies of it). A block at a time, one piece at a time."""
+        import numpy as np
+        names = list(self.puzzle.placements)
+        of = np.array([names.index(p.piece) for p in self._lookup.flat] + [-1], dtype=np.int16)
+        for k, name in enumerate(names):
+            most, level = self.puzzle.count_of(name), 0
+            for lo in range(0, len(self.kinds), INDEX_BLOCK):
+                kinds = self.kinds[lo:lo + INDEX_BLOCK]
+                mine = of[self.pids[lo:lo + INDEX_BLOCK]] == k          # id -1 picks the -1 at the end
+                delta = (mine & (kinds == PLACE)).astype(np.int32) - (mine & (kinds == REMOVE))
+                on = np.cumsum(delta) + level
+                if len(on) and on.max() > most:
+                    step = lo + int(np.argmax(on > most))
+                    e = self.event(step)
+                    times = "once" if most == 1 else f"{most} times"
+                    raise TraceError(f"{self.path}:{self.header.lines + step + 1}: step {step} places "
+                                     f"{name} #{e.placement.number}, but {name} is on the board {times} "
+                                     "already: the trace is damaged")
+                level = int(on[-1]) if len(on) else level
 
     def __len__(self) -> int:
         return len(self.kinds)

@@ -210,6 +210,10 @@ class TraceFile:
             nl = first.index(b"\n", pos)
             head.append(_text(path, len(head) + 1, first[pos:nl]))
             pos = nl + 1
+        if not head:
+            line = _text(path, 1, first[:first.index(b"\n")])
+            raise TraceError(f"{path}:1: not a {FORMAT} trace: the first line is {line[:60]!r}, expected "
+                             f"'# {FORMAT} {VERSION}' (soma solve --trace FILE writes traces)")
         self.header = parse_header(path, head)
         self._pending = first[pos:]
         self.puzzle = _puzzle_of(path, self.header)
@@ -243,7 +247,8 @@ class TraceFile:
             self.cut_mid_line = True
             if not end:
                 self._rest = b""
-        return data[:end]
+        whole = data[:end]
+        return whole.replace(b"\r\n", b"\n") if b"\r" in whole else whole     # CRLF lines too
 
     def chunks(self) -> Iterator[tuple[int, "object", "object"]]:
         """(first step, kinds, placement ids) per chunk of event lines, in order; TraceError

@@ -56,7 +56,7 @@ def test_small_soma_solve_does_not_import_numba():
 def test_cli_engine_choice():
     data = json.loads(run("solve", "--engine", "compiled", "--json").stdout)
     assert data["solutions"] == 240 and data["engine"] == "compiled"
-    assert "without a trace" in one_line_error(run("solve", "--engine", "compiled", "--strategy", "fixed-order"))
+    assert "first-cell" in one_line_error(run("solve", "--engine", "compiled", "--strategy", "fixed-order"))
     assert SOMA_CUBE.size == 27
 
 

@@ -55,7 +55,7 @@ def test_next_previous_and_pixels(window, qtbot):
     assert window.replay.step == 0
     one = window.scene.render()
     assert drawn(one).sum() > drawn(empty).sum()          # the L appeared
-    assert "step 0 of 77427: place L" in window.status.text()
+    assert "step 0 of 0 to 77,427: place L" in window.status.text()
     click(qtbot, window.replay_panel.buttons["next"])
     click(qtbot, window.replay_panel.buttons["previous"])
     assert window.replay.step == 0

@@ -15,9 +15,11 @@ from PyQt5 import QtCore, QtGui, QtWidgets
 from PyQt5.QtCore import Qt
 
 from soma.budget import BudgetExceeded
+from soma.bitmask import from_hex
 from soma.check import check_puzzle_solution
 from soma.cli import size_arg
 from soma.output import OutputError, write_bytes
+from soma.words import plural
 from soma.problem import SOMA_CUBE
 from soma.solutions import SolutionsFileError, read_text, solve
 from soma.symmetry import Canonizer
@@ -485,7 +487,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def playground_status(self) -> str:
         from soma.bitmask import to_hex
         pg = self.playground
-        text = f"cube {to_hex(pg.cube)} ({pg.cube.count()} cells) | aux {to_hex(pg.aux)} ({pg.aux.count()} cells)"
+        text = (f"cube {to_hex(pg.cube)} ({plural(pg.cube.count(), 'cell')}) | "
+                f"aux {to_hex(pg.aux)} ({plural(pg.aux.count(), 'cell')})")
         n = self.solution_number(pg.letters()) if pg.cube.all() else None
         if n is not None:
             text += f" | the cube holds solution {n} of {len(self.solutions.letters)}"
@@ -718,6 +721,45 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _check_args(window: "MainWindow", args, has_trace: bool) -> str | None:
+    """What is wrong with the options that ask for a state, given what the window holds (None
+    when nothing is). --step is checked once the trace has loaded (`_check_step`)."""
+    sols = len(window.solutions.letters)
+    if args.solution is not None and not 1 <= args.solution <= sols:
+        return (f"--solution {args.solution}: there are no solutions" if not sols else
+                f"--solution {args.solution} is out of range: there are {sols:,} (1 to {sols:,})")
+    if args.step is not None and not has_trace:
+        return "--step N is a step of a trace: give a trace file"
+    names = {p.name for p in window.puzzle.pieces}
+    for item in args.ors:
+        mask, _, piece = item.partition(":")
+        if piece and piece not in names:
+            return f"--or {item}: {piece!r} is no piece of the {window.puzzle.name} ({' '.join(sorted(names))})"
+        try:
+            from_hex(mask, window.puzzle.target)
+        except ValueError as e:
+            return f"--or {item}: {e}"
+    if args.aux is not None:
+        try:
+            from_hex(args.aux, window.puzzle.target)
+        except ValueError as e:
+            return f"--aux: {e}"
+    if args.assemble is not None:
+        if not sols:
+            return "--assemble: there is no solution to assemble"
+        pieces = len(set(window.solutions.letters[(args.solution or 1) - 1].split("|")[0]) - {"."})
+        if not 0 <= args.assemble <= pieces:
+            return f"--assemble {args.assemble:g}: give a time from 0 to {pieces} (pieces placed)"
+    return None
+
+
+def _check_step(window: "MainWindow", step: int) -> str | None:
+    count = window.replay.count
+    if not -1 <= step < count:
+        return f"--step {step} is out of range: the trace has steps 0 to {count - 1:,} (-1: before the first)"
+    return None
+
+
 def _prepare(window: "MainWindow", args) -> None:
     """Put the window in the state the command line asks for (for screenshots and demos)."""
     if args.ors or args.aux:
@@ -772,6 +814,12 @@ def main(argv: list[str] | None = None) -> int:
     if solutions_path is None and puzzle is not SOMA_CUBE:
         window.solutions.load(solve(puzzle=puzzle).solutions)
         window.solutions_panel.load(window.solutions.letters)
+    wrong = _check_args(window, args, trace_path is not None)
+    if wrong:
+        print(f"error: {wrong} (see soma view --help)", file=sys.stderr)
+        if window.loader is not None:
+            window.loader.wait()                 # a thread must end before the window goes
+        return 2
     window.show()
     if args.solution is not None:
         window.tabs.setCurrentWidget(window.solutions_panel)
@@ -783,8 +831,16 @@ def main(argv: list[str] | None = None) -> int:
         else:
             then()
 
+    def go_to_step():
+        wrong = _check_step(window, args.step)
+        if wrong:
+            print(f"error: {wrong}", file=sys.stderr)
+            app.exit(2)
+        else:
+            window.replay.go(args.step)
+
     if args.step is not None:
-        when_loaded(lambda: window.replay.go(args.step))
+        when_loaded(go_to_step)
     _prepare(window, args)
     if args.screenshot:
         def shoot():

@@ -104,10 +104,11 @@ class Replay(Observable):
         """What the status bar says."""
         if self.trace is None:
             return "no trace loaded"
-        where = f"step {self.step} of {self.count - 1}" if self.step >= 0 else f"start (before step 0 of {self.count - 1})"
+        last = f"0 to {self.count - 1:,}"        # steps are numbered from 0
+        where = f"step {self.step:,} of {last}" if self.step >= 0 else f"start (before step 0 of {last})"
         e = self.event()
         did = f": {self.describe(self.step).split('. ', 1)[1]}" if e is not None else ""
-        return f"{where}{did} | solutions found: {self.solutions_so_far()} of {self.total_solutions}"
+        return f"{where}{did} | solutions found: {self.solutions_so_far():,} of {self.total_solutions:,}"
 
 
 class Solutions(Observable):
