@@ -298,7 +298,10 @@ def cmd_count(args) -> int:
         print(f"fixed      {counts.fixed:>6,}  (every solution, pieces in place)")
         print(f"rotations  {counts.rotations:>6,}  (up to the target's rotations)")
         print(f"unique     {counts.unique:>6,}  (up to rotation and reflection)")
-        print(f"search: {stats.placements:,} placements, {stats.tests:,} tests, {seconds:.3f} s")
+        if method == "memo":
+            print(f"memo: a count memoized on (filled cells, pieces left) and Burnside's lemma, {seconds:.3f} s")
+        else:
+            print(f"search: {stats.placements:,} placements, {stats.tests:,} tests, {seconds:.3f} s")
     return 0
 
 
@@ -356,8 +359,8 @@ def _no_worker_watch(client, address: str, timeout: float):
     return watch
 
 
-def _use_colour(mode: str) -> bool:
-    if mode != "auto":
+def _use_colour(mode: str | None) -> bool:
+    if mode not in (None, "auto"):
         return mode == "always"
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
@@ -365,6 +368,8 @@ def _use_colour(mode: str) -> bool:
 def cmd_show(args) -> int:
     from .bitmask import layers
     from . import solutions as S
+    if args.json and args.color:
+        raise UserError("--color colours the layers, --json prints none: give one of them")
     puzzle = puzzle_of(args.puzzle)
     if args.file:
         try:
@@ -408,6 +413,8 @@ def cmd_trace(args) -> int:
     if args.format == "steps" and (args.step is not None or args.json):
         raise UserError(f"--format steps prints the seed's step list: it cannot take "
                         f"{'--step' if args.step is not None else '--json'}")
+    if args.color and (args.step is None or args.json):
+        raise UserError("--color colours the board of --step N (not with --json)")
     trace = _open_trace(args.file)
     if args.format == "steps":
         return _print_steps(trace)
@@ -530,6 +537,8 @@ def _render_conflicts(args) -> None:
         raise UserError("--step N is a step of a trace: it needs --trace FILE")
     if args.file and args.trace:
         raise UserError("--file gives solutions, --trace a trace: give one of them")
+    if args.trace and args.puzzle:
+        raise UserError(f"--trace {args.trace} names its own puzzle: leave out {args.puzzle}")
     suffix = os.path.splitext(args.out)[1].lower()
     if suffix != ".png" and (suffix or os.path.isfile(args.out) or not os.path.exists(args.out)):
         raise UserError(f"--out {args.out}: soma render writes PNG pictures; give a name ending in .png")
@@ -658,7 +667,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--format", choices=("summary", "steps"), default="summary",
                     help="summary (default); steps: the seed's step list, '0. L Tetra Cube', one "
                          "line per placement")
-    st.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
+    st.add_argument("--color", "--colour", choices=("auto", "always", "never"),
                     help="colour the pieces of --step (auto: on a terminal)")
     st.add_argument("--json", action="store_true", help="print one JSON object")
     st.set_defaults(func=cmd_trace)
@@ -695,7 +704,7 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("number", type=int, metavar="N", help="the solution's number, from 1")
     sh.add_argument("puzzle", nargs="?", metavar="PUZZLE", help="a puzzle file or shipped name (default: Soma)")
     sh.add_argument("--file", metavar="FILE", help="read the solutions from FILE instead of solving")
-    sh.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
+    sh.add_argument("--color", "--colour", choices=("auto", "always", "never"),
                     help="colour the pieces (auto: when standard output is a terminal)")
     sh.add_argument("--json", action="store_true", help="print number, letters and each piece's cells")
     sh.set_defaults(func=cmd_show)

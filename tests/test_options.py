@@ -33,6 +33,9 @@ REFUSED = [
     (["render", "--hide", "z=5", "--out", "/tmp/never.png"], "z=5"),
     (["render", "--out", "/tmp/never.txt"], ".png"),
     (["render", "--step", "3", "--out", "/tmp/never.png"], "--trace"),
+    (["render", "bathtub", "--trace", "data/fixed-order.trace.gz", "--out", "/tmp/never.png"], "bathtub"),
+    (["show", "1", "--json", "--color", "always"], "--color"),
+    (["trace", "data/fixed-order.trace.gz", "--color", "always"], "--step"),
 ]
 
 
@@ -52,6 +55,7 @@ VIEW_REFUSED = [
     (["--aux", "FFFFFFFFF"], "27 bits"),
     (["--assemble", "99"], "0 to 7"),
     (["data/solutions.txt", "--step", "5"], "a step of a trace"),
+    (["data/solutions.txt", "data/solutions.txt"], "two solutions files"),
 ]
 
 

@@ -790,7 +790,12 @@ def main(argv: list[str] | None = None) -> int:
         if not os.path.exists(f):
             print(f"error: {f}: no such file", file=sys.stderr)
             return 2
-        if sniff(f) == "solutions":
+        kind = sniff(f)
+        if (solutions_path if kind == "solutions" else trace_path) is not None:
+            print(f"error: two {'solutions files' if kind == 'solutions' else 'traces'} given: "
+                  "the viewer shows one trace and one solutions file", file=sys.stderr)
+            return 2
+        if kind == "solutions":
             solutions_path = f
         else:
             trace_path = f
