@@ -100,3 +100,21 @@ def test_an_error_midway_leaves_the_old_file(tmp_path):
             out.file.write(b"half")
             raise RuntimeError("stop")
     assert path.read_text() == "old\n" and os.listdir(tmp_path) == ["keep.txt"]
+
+
+@needs_root
+def test_render_writes_through_a_device(tmp_path):
+    dev = _null(tmp_path)
+    r = run("render", "--out", str(dev))
+    assert r.returncode == 0, r.stderr
+    assert _is_device(dev) and sorted(os.listdir(tmp_path)) == ["null"]
+
+
+def test_a_screenshot_that_cannot_be_written(tmp_path):
+    pytest.importorskip("PyQt5")
+    if not os.environ.get("DISPLAY"):
+        pytest.skip("needs a display (pytest-xvfb gives one)")
+    r = run("view", "--screenshot", "/proc/x.png")
+    errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert r.returncode == 2 and errors == ["error: cannot write /proc/x.png: No such file or directory"], r.stderr
+    assert "Traceback" not in r.stderr
