@@ -5,6 +5,7 @@ from collections.abc import Mapping, Sequence
 
 from .geometry import Cell, normalize, orientations
 from .pieces import Piece
+from .symmetry import copy_numbers
 from .words import plural
 
 
@@ -63,7 +64,7 @@ def _tiles(cells: set, shapes: set) -> bool:
 def check_puzzle_solution(letters: str, puzzle) -> list[str]:
     """`solution_errors` with the rules of a Puzzle (mirror, flat, copies, spare, pre-placed cells)."""
     letters, _, copies = letters.partition("|")
-    ids = (copies.split(".") if "." in copies else list(copies)) if copies else None
+    ids = copy_numbers(copies) if copies else None
     errors = solution_errors(letters, puzzle.pieces, puzzle.target.cells, puzzle.mirror, puzzle.flat,
                              dict(puzzle.copies), puzzle.spare, ids)
     for name, cells in puzzle.preplaced:

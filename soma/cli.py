@@ -121,7 +121,7 @@ def _restore_signals(previous: dict) -> None:
 def write_atomically(path: str, text: str) -> None:
     """Write text to path, never half a file (see soma.output: a device or FIFO is written to
     directly, a symbolic link's target is replaced and the link kept)."""
-    from .output import OutputError, write_text
+    from .output import write_text
     try:
         write_text(path, text)
     except OutputError as e:
@@ -225,7 +225,7 @@ def cmd_solve(args) -> int:
 
 
 def _check_writable(path: str) -> None:
-    from .output import OutputError, check
+    from .output import check
     try:
         check(path)
     except OutputError as e:

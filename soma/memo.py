@@ -14,7 +14,7 @@ from .problem import Puzzle
 from .symmetry import Counts, place_image, rotation_subgroup
 
 
-def _moves(puzzle: Puzzle, g=None, stride: int = 9) -> list[tuple[int, int, int]]:
+def _moves(puzzle: Puzzle, g, stride: int) -> list[tuple[int, int, int]]:
     """(first cell, mask, piece-use vector as a number, `stride` bits a piece) of each move: a
     placement, or for a symmetry g the union of a placement's images under g's powers when they
     are disjoint. A move that takes more copies of a piece than there are is left out."""

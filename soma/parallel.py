@@ -54,9 +54,10 @@ def count_parallel(puzzle: Puzzle, jobs: int = 2, executor: Executor | None = No
                    progress=None, watchdog=None, engine: str = "python") -> tuple[Counts, int]:
     """The three counts, the units spread over `jobs` processes (or the given executor);
     `progress(done, total)` after each unit; `watchdog()`, if given, every second that no unit
-    finishes (it raises to give up); `engine` as for `run_unit`. Returns (counts, placements). Interrupted (Ctrl-C, or an
-    exception from a signal handler), it kills its own workers (the pool then fails the units
-    left) or cancels what a given executor has not started, and raises again."""
+    finishes (it raises to give up); `engine` as for `run_unit`. Returns (counts, placements).
+    Interrupted (Ctrl-C, or an exception from a signal handler), it kills its own workers (the
+    pool then fails the units left) or cancels what a given executor has not started, and
+    raises again."""
     work = units(puzzle)
     source = puzzle.source or "soma"
     own = executor is None

@@ -439,28 +439,6 @@ class LiveTrace:
             raise BudgetExceeded(f"the live solve reached the memory budget of {self.budget} at "
                                  f"{len(self):,} steps")
 
-    def _check_copies(self) -> None:
-        """TraceError naming the line of the first place of a piece that is on the board already
-        (as many times as the puzzle has copies of it). A block at a time, one piece at a time."""
-        import numpy as np
-        names = list(self.puzzle.placements)
-        of = np.array([names.index(p.piece) for p in self._lookup.flat] + [-1], dtype=np.int16)
-        for k, name in enumerate(names):
-            most, level = self.puzzle.count_of(name), 0
-            for lo in range(0, len(self.kinds), INDEX_BLOCK):
-                kinds = self.kinds[lo:lo + INDEX_BLOCK]
-                mine = of[self.pids[lo:lo + INDEX_BLOCK]] == k          # id -1 picks the -1 at the end
-                delta = (mine & (kinds == PLACE)).astype(np.int32) - (mine & (kinds == REMOVE))
-                on = np.cumsum(delta) + level
-                if len(on) and on.max() > most:
-                    step = lo + int(np.argmax(on > most))
-                    e = self.event(step)
-                    times = "once" if most == 1 else f"{most} times"
-                    raise TraceError(f"{self.path}:{self.header.lines + step + 1}: step {step} places "
-                                     f"{name} #{e.placement.number}, but {name} is on the board {times} "
-                                     "already: the trace is damaged")
-                level = int(on[-1]) if len(on) else level
-
     def __len__(self) -> int:
         return len(self.kinds)
 
