@@ -291,43 +291,37 @@ def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats,
     def search(ids, alive: bitarray, spent: int) -> Iterator[Solution]:
         """Depth first on an explicit stack, not Python's (a target of 1,000 cells may be
         1,000 placements deep): a level is (its candidates, live placements, pieces spent)."""
-        nonlocal occupied, placed, tests, found
+        nonlocal occupied, placed, removed, tests, found
         levels = [(iter(ids), alive, spent)]
         down: list[int] = []                     # the placement each deeper level stands on
         while levels:
             ids, alive, spent = levels[-1]
-            i = next(ids, None)
-            if i is None:                        # the level is done: back to the one above
-                levels.pop()
-                if down:
-                    i = down.pop()
-                    if not single:
-                        left[slot_of[i]] += 1
-                    remove(i)
-                continue
-            occupied |= masks[i]                 # place with OR
-            chosen.append(flat[i])
-            placed += 1
-            if emit:
-                emit(PLACE, flat[i])
-            if occupied.all():
-                found += 1
+            for i in ids:
+                occupied |= masks[i]             # place with OR
+                chosen.append(flat[i])
+                placed += 1
                 if emit:
-                    emit(SOLUTION, None)
-                yield Solution(tuple(chosen))
-                remove(i)
-                continue
-            if single or left[slot_of[i]] == 1:  # its last copy: drop the piece too
-                nxt = alive & keep_last[i]
-                nspent = spent | bit[i]
-            else:
-                nxt = alive & keep[i]
-                nspent = spent
-            for j in around[i]:                  # a dead cell beside it ends the branch
-                if not occupied[j] and not (nxt & covering[j]).any():
-                    break
-            else:
-                if not (holes and small_hole(i, nspent)):
+                    emit(PLACE, flat[i])
+                if occupied.all():
+                    found += 1
+                    if emit:
+                        emit(SOLUTION, None)
+                    yield Solution(tuple(chosen))
+                    remove(i)
+                    continue
+                if single or left[slot_of[i]] == 1:  # its last copy: drop the piece too
+                    nxt = alive & keep_last[i]
+                    nspent = spent | bit[i]
+                else:
+                    nxt = alive & keep[i]
+                    nspent = spent
+                for j in around[i]:              # a dead cell beside it ends the branch
+                    if not occupied[j] and not (nxt & covering[j]).any():
+                        break
+                else:
+                    if holes and small_hole(i, nspent):
+                        remove(i)
+                        continue
                     cell = occupied.find(0)      # the lowest empty cell
                     key = nspent * size + cell
                     tests += tests_at(key) or count_tests(key)
@@ -337,10 +331,21 @@ def _cell_search(tab: _CellTable, emit: EventCallback | None, st: SearchStats,
                         nids = (nxt & starts[cell]).search(1)
                     if not single:
                         left[slot_of[i]] -= 1
-                    down.append(i)
+                    down.append(i)               # one level down; back here when it is done
                     levels.append((iter(nids), nxt, nspent))
-                    continue
-            remove(i)
+                    break
+                occupied &= complements[i]       # a dead cell: remove with AND-NOT (inline: hot)
+                chosen.pop()
+                removed += 1
+                if emit:
+                    emit(REMOVE, flat[i])
+            else:                                # the level is done: back to the one above
+                levels.pop()
+                if down:
+                    i = down.pop()
+                    if not single:
+                        left[slot_of[i]] += 1
+                    remove(i)
 
     try:
         if tab.held:                             # the held piece first, at each placement
